@@ -1,0 +1,52 @@
+/**
+ * The start command's Node part (deploy/start.sh prepares the machine first): the whole fleet
+ * with demo data behind the proxy, until Ctrl-C.
+ */
+import { demoAdmin, demoTenants } from './seeds/demo-tenants';
+import { startFleet } from './run-fleet';
+
+const colours = [31, 32, 33, 34, 35, 36, 91, 92, 93, 94, 95, 96];
+const colourOf = new Map<string, number>();
+function prefix(name: string): string {
+  if (!colourOf.has(name)) colourOf.set(name, colours[colourOf.size % colours.length] ?? 37);
+  return `\x1b[${colourOf.get(name)}m${name.padEnd(14)}\x1b[0m|`;
+}
+
+const fleet = await startFleet({
+  log: (line) => console.log(`${prefix('fleet')} ${line}`),
+  serviceOutput: (name, line) => console.log(`${prefix(name)} ${line}`),
+}).catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
+
+const base = `http://127.0.0.1:${fleet.proxyPort}`;
+const host = (h: string) => `http://${h}.localhost:${fleet.proxyPort}`;
+console.log(`
+APLT platform is running behind ${base} (Ctrl-C stops everything)
+
+  tenant backends  ${demoTenants.map((t) => host(t.id)).join('\n                   ')}
+  access service   ${host('access')}/login   (licenses: ${host('access')}/admin/licenses)
+  customer portal  ${host('portal')}/
+  logo modal       ${host('modal')}/modal/
+
+  admin login (every tenant): ${demoAdmin.email} / ${demoAdmin.password}
+${fleet.notes.map((n) => `  ${n}`).join('\n')}
+  *.localhost resolves in browsers and curl; elsewhere send the Host header:
+    curl -H 'Host: acme.localhost' ${base}/-/documents/healthz
+`);
+
+let stopping = false;
+async function shutdown(code: number) {
+  if (stopping) process.exit(1);
+  stopping = true;
+  console.log('stopping the fleet ...');
+  await fleet.stop();
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+void fleet.crashed.then((why) => {
+  console.error(`${why}; stopping the fleet`);
+  void shutdown(1);
+});

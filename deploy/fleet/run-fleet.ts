@@ -1,0 +1,192 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import {
+  env,
+  loadEnv,
+  mysqlEnv,
+  pgAddressFromEnv,
+  pgEnv,
+  type ServiceName,
+  ServicePorts,
+} from '@aplt/config';
+import { createMysqlDb, createPgDb, migrateFleet, TenantDatabases, TenantRegistry } from '@aplt/db';
+import { freePort, localUpstreams, type RunningProxy, startCaddy } from '@aplt/proxy';
+import { fleetProcesses } from './manifest';
+import { seedSteps } from './seeds';
+
+export const fleetEnvShape = {
+  ...pgEnv,
+  ...mysqlEnv,
+  PG_DB: env.str('access'),
+  // The one port a person or a test talks to; every host is served behind it.
+  PROXY_PORT: env.port(8080),
+  PROXY_DOMAIN: env.str('localhost'),
+  // `auto`: pick free ports for the services (tests, or a second fleet beside a running one).
+  FLEET_PORTS: env.oneOf(['default', 'auto'] as const, 'default'),
+  FLEET_SEED: env.bool(true),
+};
+
+export interface RunningFleet {
+  proxyPort: number;
+  ports: Record<ServiceName, number>;
+  notes: string[];
+  stop(): Promise<void>;
+  /** Resolves when a service exits on its own (the fleet is then broken). */
+  crashed: Promise<string>;
+}
+
+async function waitHealthy(
+  port: number,
+  name: string,
+  child: ChildProcess,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new Error(`${name} exited with code ${child.exitCode} during start-up`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`${name} did not become healthy on port ${port}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/** Migrates, seeds, starts every service process and the proxy. */
+export async function startFleet(opts: {
+  env?: Record<string, string | undefined>;
+  log?: (line: string) => void;
+  serviceOutput?: (name: string, line: string) => void;
+}): Promise<RunningFleet> {
+  const source = { ...process.env, ...opts.env };
+  const e = loadEnv(fleetEnvShape, source);
+  const log = opts.log ?? ((line: string) => console.log(line));
+  const server = pgAddressFromEnv(e);
+
+  await migrateFleet(log, source);
+  const notes: string[] = [];
+  if (e.FLEET_SEED) {
+    const control = createPgDb({ ...server, database: e.CONTROL_DB }, { max: 2 });
+    const access = createPgDb({ ...server, database: e.PG_DB }, { max: 2 });
+    const portal = createMysqlDb(
+      {
+        host: e.MYSQL_HOST,
+        port: e.MYSQL_PORT,
+        user: e.MYSQL_USER,
+        password: e.MYSQL_PASSWORD,
+        database: e.PORTAL_DB,
+      },
+      { max: 2 },
+    );
+    const databases = new TenantDatabases({ commerce: server, aplt: server }, { poolMax: 2 });
+    try {
+      const ctx = {
+        server,
+        registry: new TenantRegistry(control, 0),
+        databases,
+        access,
+        portal,
+        domain: e.PROXY_DOMAIN,
+        proxyPort: e.PROXY_PORT,
+        log,
+        notes,
+        env: source,
+      };
+      for (const step of seedSteps) {
+        log(`seed: ${step.name}`);
+        await step.run(ctx);
+      }
+    } finally {
+      await Promise.allSettled([databases.close(), control.destroy(), access.destroy(), portal.destroy()]);
+    }
+  }
+
+  const ports = { ...ServicePorts } as Record<ServiceName, number>;
+  if (e.FLEET_PORTS === 'auto')
+    for (const s of Object.keys(ports) as ServiceName[]) ports[s] = await freePort();
+  mkdirSync('.run', { recursive: true });
+
+  const children = new Map<string, ChildProcess>();
+  let stopping = false;
+  let reportCrash: (name: string) => void = () => {};
+  const crashed = new Promise<string>((resolve) => {
+    reportCrash = resolve;
+  });
+  const serviceEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries(source)) if (v !== undefined) serviceEnv[k] = v;
+  for (const s of Object.keys(ports) as ServiceName[]) {
+    serviceEnv[`${s.toUpperCase().replace(/-/g, '_')}_URL`] = `http://127.0.0.1:${ports[s]}`;
+  }
+  serviceEnv.LICENSE_API_URL = `http://127.0.0.1:${ports.access}`;
+  serviceEnv.PUBLIC_PROXY_URL = `http://127.0.0.1:${e.PROXY_PORT}`;
+
+  const stopChildren = async () => {
+    await Promise.all(
+      [...children.values()].map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve();
+            const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+            child.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+  };
+
+  let proxy: RunningProxy | undefined;
+  try {
+    for (const p of fleetProcesses) {
+      const child = spawn(process.execPath, ['--import', 'tsx', p.entry], {
+        env: { ...serviceEnv, ...(p.port === null ? {} : { PORT: String(ports[p.service]) }) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.set(p.name, child);
+      const forward = (chunk: Buffer) => {
+        for (const line of chunk.toString().split('\n')) if (line.trim()) opts.serviceOutput?.(p.name, line);
+      };
+      child.stdout?.on('data', forward);
+      child.stderr?.on('data', forward);
+      child.once('exit', (code, signal) => {
+        if (!stopping) reportCrash(`${p.name} exited (${signal ?? code})`);
+      });
+    }
+    await Promise.all(
+      fleetProcesses
+        .filter((p) => p.port !== null)
+        .map((p) => waitHealthy(ports[p.service], p.name, children.get(p.name) as ChildProcess)),
+    );
+    proxy = await startCaddy({
+      port: e.PROXY_PORT,
+      domain: e.PROXY_DOMAIN,
+      upstreams: localUpstreams(ports),
+      bind: '127.0.0.1',
+    });
+  } catch (err) {
+    stopping = true;
+    await stopChildren();
+    throw err;
+  }
+  const runningProxy = proxy;
+  runningProxy.process.once('exit', () => {
+    if (!stopping) reportCrash('proxy exited');
+  });
+  return {
+    proxyPort: e.PROXY_PORT,
+    ports,
+    notes,
+    crashed,
+    async stop() {
+      stopping = true;
+      await runningProxy.stop();
+      await stopChildren();
+    },
+  };
+}

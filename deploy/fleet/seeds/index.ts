@@ -1,0 +1,30 @@
+import type { Kysely, PgServer, TenantDatabases, TenantRegistry } from '@aplt/db';
+import { seedAdminUsers } from './admin-users';
+import { seedTenants } from './tenants';
+
+export interface SeedContext {
+  server: PgServer;
+  registry: TenantRegistry;
+  databases: TenantDatabases;
+  /** The access service's database. */
+  access: Kysely<any>;
+  /** The portal's MariaDB database. */
+  portal: Kysely<any>;
+  domain: string;
+  proxyPort: number;
+  log: (line: string) => void;
+  /** Lines for the start-up banner (extra demo credentials, URLs). */
+  notes: string[];
+  env: Record<string, string | undefined>;
+}
+
+export interface SeedStep {
+  name: string;
+  run(ctx: SeedContext): Promise<void>;
+}
+
+/** Demo data, in order. Each step is idempotent: running the start command twice changes nothing. */
+export const seedSteps: SeedStep[] = [
+  { name: 'tenants', run: seedTenants },
+  { name: 'admin users', run: seedAdminUsers },
+];

@@ -1,0 +1,82 @@
+# Shared by start.sh, test.sh and .ci/run: make a fresh machine of this kind ready, idempotently.
+# shellcheck shell=bash
+
+export COREPACK_INTEGRITY_KEYS=0      # corepack's signature check fails against this registry
+export PUPPETEER_SKIP_DOWNLOAD=1      # we render with Debian's chromium, never a downloaded one
+PNPM_VERSION=9.15.9
+
+log() { printf '\033[1;34m==>\033[0m %s\n' "$*"; }
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+pnpm_cmd() {
+  if command -v pnpm >/dev/null 2>&1 && [ "$(pnpm --version 2>/dev/null)" = "$PNPM_VERSION" ]; then pnpm "$@";
+  else corepack "pnpm@$PNPM_VERSION" "$@"; fi
+}
+
+# Debian packages the platform runs with: caddy (local proxy), chromium + headless shell (PDFs,
+# browser tests), poppler-utils (PDF checks), ghostscript (EPS), libxml2-utils (XSD validation).
+ensure_system_packages() {
+  local missing=()
+  command -v caddy >/dev/null || missing+=(caddy)
+  command -v chromium >/dev/null || missing+=(chromium)
+  command -v chromium-headless-shell >/dev/null || missing+=(chromium-headless-shell)
+  command -v pdftotext >/dev/null || missing+=(poppler-utils)
+  command -v gs >/dev/null || missing+=(ghostscript)
+  command -v xmllint >/dev/null || missing+=(libxml2-utils)
+  command -v git >/dev/null || missing+=(git)
+  fc-list 2>/dev/null | grep -qi dejavu || missing+=(fonts-dejavu-core)
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing Debian packages: ${missing[*]}"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+}
+
+wait_for() { # name, command...
+  local name=$1; shift
+  for _ in $(seq 1 60); do "$@" >/dev/null 2>&1 && return 0; sleep 0.5; done
+  echo "$name did not come up" >&2; return 1
+}
+
+# The local PostgreSQL, MariaDB and Redis on their standard ports; started when stopped.
+ensure_servers() {
+  local pg_host=${PG_HOST:-127.0.0.1} pg_port=${PG_PORT:-5432}
+  if ! pg_isready -q -h "$pg_host" -p "$pg_port"; then
+    log "starting PostgreSQL"
+    as_root pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start || true
+    wait_for PostgreSQL pg_isready -q -h "$pg_host" -p "$pg_port"
+  fi
+  # Every tenant has two databases and every service a pool per tenant: 100 connections is tight.
+  local max
+  max=$(psql -h "$pg_host" -p "$pg_port" -U "${PG_USER:-postgres}" -tAc 'show max_connections' 2>/dev/null || echo 0)
+  if [ "${max:-0}" -lt 400 ] && [ "$pg_host" = 127.0.0.1 ]; then
+    log "raising PostgreSQL max_connections to 400"
+    psql -h "$pg_host" -p "$pg_port" -U "${PG_USER:-postgres}" -qc 'ALTER SYSTEM SET max_connections = 400' >/dev/null
+    as_root pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main restart
+    wait_for PostgreSQL pg_isready -q -h "$pg_host" -p "$pg_port"
+  fi
+  if ! mysqladmin ping -h "${MYSQL_HOST:-127.0.0.1}" -P "${MYSQL_PORT:-3306}" -u "${MYSQL_USER:-root}" >/dev/null 2>&1; then
+    log "starting MariaDB"
+    as_root mkdir -p /run/mysqld && as_root chown mysql:mysql /run/mysqld
+    as_root start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd -- --user=mysql
+    wait_for MariaDB mysqladmin ping -h "${MYSQL_HOST:-127.0.0.1}" -P "${MYSQL_PORT:-3306}" -u "${MYSQL_USER:-root}"
+  fi
+  if ! redis-cli -u "${REDIS_URL:-redis://127.0.0.1:6379}" ping >/dev/null 2>&1; then
+    log "starting Redis"
+    as_root mkdir -p /var/lib/redis /var/log/redis
+    as_root redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
+      --dir /var/lib/redis --logfile /var/log/redis/ci.log
+    wait_for Redis redis-cli ping
+  fi
+}
+
+ensure_node_modules() {
+  if ! command -v corepack >/dev/null 2>&1; then echo "corepack (Node.js 20+) is required" >&2; exit 1; fi
+  local stamp=node_modules/.install-stamp
+  if [ ! -f "$stamp" ] || [ pnpm-lock.yaml -nt "$stamp" ] || [ package.json -nt "$stamp" ]; then
+    log "installing Node packages (pnpm $PNPM_VERSION)"
+    pnpm_cmd install --frozen-lockfile
+    touch "$stamp"
+  fi
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Quick start, command 2: lint, type-check, generated-config drift check, then every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source deploy/lib.sh
+ensure_system_packages
+ensure_servers
+ensure_node_modules
+
+log "lint and type-check"
+pnpm_cmd exec turbo run //#lint //#typecheck --output-logs=errors-only
+log "generated proxy configuration is current"
+pnpm_cmd exec tsx proxy/src/cli.ts --check
+log "tests"
+mkdir -p .run
+status=0
+pnpm_cmd exec vitest run --reporter=default --reporter=json --outputFile.json=.run/vitest.json "$@" || status=$?
+if [ -f .run/vitest.json ]; then
+  node -e 'const r=require("./.run/vitest.json");console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)'
+fi
+left=$(psql -h "${PG_HOST:-127.0.0.1}" -U "${PG_USER:-postgres}" -tAc "select count(*) from pg_database where datname ~ '^t[0-9a-f]{8}_'")
+if [ "$left" != 0 ]; then echo "tests left $left databases behind" >&2; status=1; fi
+exit $status

@@ -1,0 +1,74 @@
+import { bool, int, list, logLevel, optionalStr, port, str } from './fields';
+
+/** Postgres server that holds the control plane, access and (by default) every tenant database. */
+export const pgEnv = {
+  PG_HOST: str('127.0.0.1'),
+  PG_PORT: port(5432),
+  PG_USER: str('postgres'),
+  // Local servers use trust authentication; containers set a password.
+  PG_PASS: optionalStr(),
+  // The control-plane database with the tenant registry that every service reads.
+  CONTROL_DB: str('control'),
+};
+
+/** MariaDB/MySQL server of the customer portal. */
+export const mysqlEnv = {
+  MYSQL_HOST: str('127.0.0.1'),
+  MYSQL_PORT: port(3306),
+  MYSQL_USER: str('root'),
+  MYSQL_PASSWORD: optionalStr(),
+  PORTAL_DB: str('portal'),
+};
+
+export const redisEnv = {
+  REDIS_URL: str('redis://127.0.0.1:6379'),
+  // Every queue and key lives under this prefix, so tests and fleets can share one Redis.
+  REDIS_PREFIX: str('aplt'),
+};
+
+export const httpEnv = {
+  HOST: str('127.0.0.1'),
+  LOG_LEVEL: logLevel(),
+  // Pretty logs for humans at a terminal; JSON for machines.
+  LOG_PRETTY: bool(false),
+  // Addresses of proxies whose X-Forwarded-* headers are believed (CIDR list).
+  TRUSTED_PROXIES: list(['127.0.0.1/32', '::1/128']),
+};
+
+export const jwtEnv = {
+  // Master secret; each tenant signs with a key derived from it, so a token never crosses tenants.
+  JWT_SECRET: str('dev-only-jwt-secret-change-me'),
+  JWT_TTL_SECONDS: int(86400),
+};
+
+export const smtpEnv = {
+  SMTP_HOST: str('127.0.0.1'),
+  // 587 with STARTTLS is the submission port the spec names; never implicit TLS.
+  SMTP_PORT: port(587),
+  SMTP_USER: optionalStr(),
+  MAIL_PASSWORD: optionalStr(),
+  MAIL_FROM_NAME: str('APLT Platform'),
+  MAIL_FROM_ADDRESS: str('no-reply@aplt.localhost'),
+  // Loopback test servers use self-signed certificates.
+  SMTP_TLS_REJECT_UNAUTHORIZED: bool(true),
+  // STARTTLS is required in production; a local catch-all SMTP without TLS may switch it off.
+  SMTP_REQUIRE_TLS: bool(true),
+};
+
+export const licenseEnv = {
+  LICENSE_API_URL: str('http://127.0.0.1:3334'),
+  // Legacy bootstrap list of enabled features, used only when neither API nor snapshot answered.
+  TENANT_FEATURES: optionalStr(),
+  // Where license snapshots are written (features-{tenant_id}.json).
+  LICENSE_CACHE_DIR: str('.cache'),
+  LICENSE_REFRESH_SECONDS: int(60),
+};
+
+export function pgAddressFromEnv(e: {
+  PG_HOST: string;
+  PG_PORT: number;
+  PG_USER: string;
+  PG_PASS?: string | undefined;
+}) {
+  return { host: e.PG_HOST, port: e.PG_PORT, user: e.PG_USER, password: e.PG_PASS };
+}

@@ -1,0 +1,43 @@
+/**
+ * `pnpm tenant:add <id> [--kind tenant|master|pim] [--name "Name"] [--host a.localhost ...]`
+ * Creates and migrates the tenant's databases and registers it. Every service and worker picks
+ * it up from the registry; the access service licenses it by cloning (see its docs).
+ */
+import { parseArgs } from 'node:util';
+import { loadEnv, pgAddressFromEnv, pgEnv } from '@aplt/config';
+import { createPgDb } from '../connection';
+import { provisionTenant } from '../provision';
+import { type TenantKind, TenantRegistry, tenantKinds } from '../registry';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    kind: { type: 'string', default: 'tenant' },
+    name: { type: 'string' },
+    host: { type: 'string', multiple: true },
+  },
+});
+
+const id = positionals[0];
+if (!id || !tenantKinds.includes(values.kind as TenantKind)) {
+  console.error(
+    'usage: pnpm tenant:add <id> [--kind tenant|master|pim] [--name "Name"] [--host <id>.localhost]',
+  );
+  process.exit(2);
+}
+const e = loadEnv(pgEnv);
+const control = createPgDb({ ...pgAddressFromEnv(e), database: e.CONTROL_DB }, { max: 1 });
+try {
+  await provisionTenant(new TenantRegistry(control), pgAddressFromEnv(e), {
+    id,
+    kind: values.kind as TenantKind,
+    name: values.name ?? id,
+    hosts: values.host ?? [`${id}.localhost`],
+  });
+  console.log(`tenant ${id} ready`);
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err);
+  process.exitCode = 1;
+} finally {
+  await control.destroy();
+}

@@ -1,0 +1,62 @@
+/**
+ * `pnpm migrate`: brings every database of the fleet to the latest schema. Control plane, access
+ * and portal first, then each tenant's commerce and aplt databases as the registry lists them.
+ */
+import { env, loadEnv, mysqlEnv, pgAddressFromEnv, pgEnv } from '@aplt/config';
+import { createMysqlDb, createPgDb } from './connection';
+import { migrateToLatest } from './migrate';
+import { ensureMysqlDatabase, ensurePgDatabase, provisionTenant } from './provision';
+import { TenantRegistry } from './registry';
+
+export async function migrateFleet(
+  log: (line: string) => void = console.log,
+  source: Record<string, string | undefined> = process.env,
+): Promise<void> {
+  const e = loadEnv({ ...pgEnv, ...mysqlEnv, PG_DB: env.str('access') }, source);
+  const server = pgAddressFromEnv(e);
+
+  for (const [kind, database] of [
+    ['control', e.CONTROL_DB],
+    ['access', e.PG_DB],
+  ] as const) {
+    await ensurePgDatabase(server, database);
+    const db = createPgDb({ ...server, database }, { max: 1 });
+    try {
+      const applied = await migrateToLatest(db, kind);
+      log(`${kind} (${database}): ${applied.length ? applied.join(', ') : 'up to date'}`);
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  const mysqlServer = {
+    host: e.MYSQL_HOST,
+    port: e.MYSQL_PORT,
+    user: e.MYSQL_USER,
+    password: e.MYSQL_PASSWORD,
+  };
+  const bootstrap = createMysqlDb({ ...mysqlServer, database: 'mysql' }, { max: 1 });
+  try {
+    await ensureMysqlDatabase(bootstrap, e.PORTAL_DB);
+  } finally {
+    await bootstrap.destroy();
+  }
+  const portal = createMysqlDb({ ...mysqlServer, database: e.PORTAL_DB }, { max: 1 });
+  try {
+    const applied = await migrateToLatest(portal, 'portal');
+    log(`portal (${e.PORTAL_DB}): ${applied.length ? applied.join(', ') : 'up to date'}`);
+  } finally {
+    await portal.destroy();
+  }
+
+  const control = createPgDb({ ...server, database: e.CONTROL_DB }, { max: 2 });
+  try {
+    const registry = new TenantRegistry(control);
+    for (const tenant of await registry.list()) {
+      await provisionTenant(registry, server, tenant);
+      log(`tenant ${tenant.id}: commerce + aplt up to date`);
+    }
+  } finally {
+    await control.destroy();
+  }
+}

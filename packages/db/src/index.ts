@@ -1,0 +1,21 @@
+export { createPgDb, createMysqlDb, type PgServer, type PgAddress, type MysqlAddress } from './connection';
+export {
+  migrateToLatest,
+  migrationsOf,
+  migrationFingerprint,
+  type DatabaseKind,
+  databaseKinds,
+} from './migrate';
+export { TenantRegistry, type TenantRecord, type TenantKind, tenantKinds, type DbLocation } from './registry';
+export { TenantDatabases } from './tenant-databases';
+export {
+  ensurePgDatabase,
+  dropPgDatabase,
+  provisionTenant,
+  tenantDatabaseNames,
+  ensureMysqlDatabase,
+} from './provision';
+export { isForeignKeyViolation, isUniqueViolation, isCheckViolation, pgErrorCode } from './pg-errors';
+export { sql, type Kysely, type Transaction, type Selectable, type Insertable } from 'kysely';
+export { newId } from './ids';
+export { migrateFleet } from './fleet-migrate';

@@ -1,0 +1,83 @@
+import { type Kysely, sql } from 'kysely';
+import { createPgDb, type PgServer } from './connection';
+import { type DatabaseKind, migrateToLatest } from './migrate';
+import type { TenantKind, TenantRegistry } from './registry';
+
+const identifier = /^[a-z][a-z0-9_]{0,62}$/;
+
+function assertIdentifier(name: string): void {
+  if (!identifier.test(name)) throw new Error(`Invalid database name: ${name}`);
+}
+
+/** Creates `name` on the server unless it exists; `template` clones a migrated template database. */
+export async function ensurePgDatabase(server: PgServer, name: string, template?: string): Promise<boolean> {
+  assertIdentifier(name);
+  const admin = createPgDb({ ...server, database: 'postgres' }, { max: 1 });
+  try {
+    const exists = await sql<{ n: number }>`select 1 as n from pg_database where datname = ${name}`.execute(
+      admin,
+    );
+    if (exists.rows.length > 0) return false;
+    const tpl = template ? sql` TEMPLATE ${sql.id(template)}` : sql``;
+    try {
+      await sql`CREATE DATABASE ${sql.id(name)}${tpl}`.execute(admin);
+    } catch (err) {
+      // Another process created it between our check and our CREATE: that is the same outcome.
+      if ((err as { code?: string }).code !== '42P04') throw err;
+      return false;
+    }
+    return true;
+  } finally {
+    await admin.destroy();
+  }
+}
+
+export async function dropPgDatabase(server: PgServer, name: string): Promise<void> {
+  assertIdentifier(name);
+  const admin = createPgDb({ ...server, database: 'postgres' }, { max: 1 });
+  try {
+    await sql`DROP DATABASE IF EXISTS ${sql.id(name)} WITH (FORCE)`.execute(admin);
+  } finally {
+    await admin.destroy();
+  }
+}
+
+export async function ensureMysqlDatabase(db: Kysely<any>, name: string): Promise<void> {
+  assertIdentifier(name);
+  await sql`CREATE DATABASE IF NOT EXISTS ${sql.id(name)} CHARACTER SET utf8mb4`.execute(db);
+}
+
+export function tenantDatabaseNames(tenantId: string, prefix = '') {
+  return { commerce: `${prefix}commerce_${tenantId}`, aplt: `${prefix}aplt_${tenantId}` };
+}
+
+async function migrateDatabase(server: PgServer, database: string, kind: DatabaseKind): Promise<void> {
+  const db = createPgDb({ ...server, database }, { max: 1 });
+  try {
+    await migrateToLatest(db, kind);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
+ * Creates (or brings up to date) a tenant's two databases and registers the tenant: the one
+ * command behind `pnpm tenant:add`. Safe to repeat.
+ */
+export async function provisionTenant(
+  registry: TenantRegistry,
+  server: PgServer,
+  tenant: { id: string; kind: TenantKind; name: string; hosts: string[]; adminBaseUrl?: string | null },
+  opts: { databasePrefix?: string; templates?: { commerce?: string; aplt?: string } } = {},
+): Promise<void> {
+  const names = tenantDatabaseNames(tenant.id, opts.databasePrefix);
+  await ensurePgDatabase(server, names.commerce, opts.templates?.commerce);
+  await ensurePgDatabase(server, names.aplt, opts.templates?.aplt);
+  await migrateDatabase(server, names.commerce, 'commerce');
+  await migrateDatabase(server, names.aplt, 'aplt');
+  await registry.add({
+    ...tenant,
+    commerceDb: { database: names.commerce },
+    apltDb: { database: names.aplt },
+  });
+}

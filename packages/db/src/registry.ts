@@ -1,0 +1,162 @@
+import { type Generated, type Kysely, sql } from 'kysely';
+
+export const tenantKinds = ['master', 'pim', 'tenant'] as const;
+export type TenantKind = (typeof tenantKinds)[number];
+
+/** Where a tenant database lives; fields left out come from the reading service's defaults. */
+export interface DbLocation {
+  database: string;
+  host?: string;
+  port?: number;
+  user?: string;
+  password?: string;
+}
+
+export interface TenantRecord {
+  id: string;
+  kind: TenantKind;
+  name: string;
+  hosts: string[];
+  commerceDb: DbLocation;
+  apltDb: DbLocation;
+  adminBaseUrl: string | null;
+}
+
+interface ControlDb {
+  tenants: {
+    id: string;
+    kind: TenantKind;
+    name: string;
+    commerce_db: DbLocation;
+    aplt_db: DbLocation;
+    admin_base_url: string | null;
+    created_at: Generated<Date>;
+  };
+  tenant_hosts: { host: string; tenant_id: string };
+}
+
+/**
+ * The control-plane list of tenants. It is the only list: services resolve hosts through it and
+ * workers fan out over it, so adding a tenant is one insert, not an edit in every service.
+ * Reads are cached briefly; an unknown host forces one reload so a new tenant is seen at once.
+ */
+export class TenantRegistry {
+  private cache: { at: number; tenants: TenantRecord[]; byHost: Map<string, TenantRecord> } | undefined;
+  private loading: Promise<TenantRecord[]> | undefined;
+
+  constructor(
+    private readonly db: Kysely<any>,
+    private readonly ttlMs = 5_000,
+  ) {}
+
+  private get control() {
+    return this.db as Kysely<ControlDb>;
+  }
+
+  async list(): Promise<TenantRecord[]> {
+    if (this.cache && Date.now() - this.cache.at < this.ttlMs) return this.cache.tenants;
+    return this.reload();
+  }
+
+  async get(id: string): Promise<TenantRecord | undefined> {
+    const found = (await this.list()).find((t) => t.id === id);
+    if (found) return found;
+    return (await this.reload()).find((t) => t.id === id);
+  }
+
+  async byHost(rawHost: string): Promise<TenantRecord | undefined> {
+    const host = normaliseHost(rawHost);
+    await this.list();
+    const hit = this.cache?.byHost.get(host);
+    if (hit) return hit;
+    await this.reload();
+    return this.cache?.byHost.get(host);
+  }
+
+  /** One reload at a time: a burst of unknown hosts costs one query, not one each. */
+  reload(): Promise<TenantRecord[]> {
+    this.loading ??= this.fetchAll().finally(() => {
+      this.loading = undefined;
+    });
+    return this.loading;
+  }
+
+  private async fetchAll(): Promise<TenantRecord[]> {
+    const rows = await this.control
+      .selectFrom('tenants')
+      .select([
+        'id',
+        'kind',
+        'name',
+        'commerce_db',
+        'aplt_db',
+        'admin_base_url',
+        sql<
+          string[]
+        >`coalesce((select array_agg(h.host order by h.host) from tenant_hosts h where h.tenant_id = tenants.id), '{}')`.as(
+          'hosts',
+        ),
+      ])
+      .orderBy('id')
+      .execute();
+    const tenants: TenantRecord[] = rows.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      name: r.name,
+      hosts: r.hosts,
+      commerceDb: r.commerce_db,
+      apltDb: r.aplt_db,
+      adminBaseUrl: r.admin_base_url,
+    }));
+    const byHost = new Map<string, TenantRecord>();
+    for (const t of tenants) for (const h of t.hosts) byHost.set(h, t);
+    this.cache = { at: Date.now(), tenants, byHost };
+    return tenants;
+  }
+
+  async add(tenant: Omit<TenantRecord, 'adminBaseUrl'> & { adminBaseUrl?: string | null }): Promise<void> {
+    await this.control.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('tenants')
+        .values({
+          id: tenant.id,
+          kind: tenant.kind,
+          name: tenant.name,
+          commerce_db: JSON.stringify(tenant.commerceDb) as unknown as DbLocation,
+          aplt_db: JSON.stringify(tenant.apltDb) as unknown as DbLocation,
+          admin_base_url: tenant.adminBaseUrl ?? null,
+        })
+        .onConflict((oc) =>
+          oc.column('id').doUpdateSet((eb) => ({
+            kind: eb.ref('excluded.kind'),
+            name: eb.ref('excluded.name'),
+            commerce_db: eb.ref('excluded.commerce_db'),
+            aplt_db: eb.ref('excluded.aplt_db'),
+            admin_base_url: eb.ref('excluded.admin_base_url'),
+          })),
+        )
+        .execute();
+      await trx.deleteFrom('tenant_hosts').where('tenant_id', '=', tenant.id).execute();
+      if (tenant.hosts.length > 0) {
+        await trx
+          .insertInto('tenant_hosts')
+          .values(tenant.hosts.map((host) => ({ host: normaliseHost(host), tenant_id: tenant.id })))
+          .execute();
+      }
+    });
+    this.cache = undefined;
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.control.deleteFrom('tenants').where('id', '=', id).execute();
+    this.cache = undefined;
+  }
+}
+
+/** Host header without port, lower case: `Acme.localhost:8080` -> `acme.localhost`. */
+export function normaliseHost(host: string): string {
+  const h = host.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
+  const colon = h.lastIndexOf(':');
+  return colon > -1 && h.indexOf(':') === colon ? h.slice(0, colon) : h;
+}

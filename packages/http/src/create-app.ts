@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { TenantRegistry } from '@aplt/db';
+import type { FeatureSource } from '@aplt/licensing';
+import cookie from '@fastify/cookie';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorHandlerPlugin } from './error-handler';
+import { healthPlugin } from './health';
+import { licenseGuardPlugin } from './license-guard';
+import { tenantPlugin } from './tenant-plugin';
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+export interface AppOptions {
+  /** Service name: log field and OpenAPI title. */
+  name: string;
+  logLevel?: string;
+  prettyLogs?: boolean;
+  /** Proxies whose X-Forwarded-* headers are believed; request.ip is then the real client. */
+  trustedProxies?: string[];
+  /** Resolve request.tenant from the Host header (multi-tenant backends). */
+  registry?: TenantRegistry;
+  /** Guard routes by the route-to-feature map. Needs `registry`. */
+  licenses?: FeatureSource;
+  /** Master secret for tenant JWTs (admin and customer tokens). */
+  jwtSecret?: string;
+  bodyLimit?: number;
+  docs?: boolean;
+}
+
+/** Builds a service's Fastify instance with the fleet's conventions; never listens. */
+export async function createApp(opts: AppOptions): Promise<App> {
+  const app = Fastify({
+    logger: {
+      level: opts.logLevel ?? 'info',
+      base: { service: opts.name },
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      ...(opts.prettyLogs ? { transport: { target: 'pino-pretty', options: { colorize: true } } } : {}),
+    },
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    trustProxy: opts.trustedProxies ?? ['127.0.0.1/32', '::1/128'],
+    bodyLimit: opts.bodyLimit ?? 1_048_576,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.decorate('jwtSecret', opts.jwtSecret);
+  app.decorateRequest('actor', null);
+
+  await app.register(errorHandlerPlugin);
+  await app.register(cookie);
+  if (opts.docs !== false) {
+    await app.register(swagger, {
+      openapi: { info: { title: `${opts.name} service`, version: '1.0.0' } },
+      transform: jsonSchemaTransform,
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs' });
+  }
+  await app.register(healthPlugin);
+  if (opts.registry) {
+    await app.register(tenantPlugin, { registry: opts.registry });
+    if (opts.licenses) await app.register(licenseGuardPlugin, { licenses: opts.licenses });
+  }
+  return app;
+}

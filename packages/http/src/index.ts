@@ -1,0 +1,21 @@
+export { createApp, type AppOptions, type App } from './create-app';
+export {
+  HttpError,
+  badRequest,
+  unauthorized,
+  forbidden,
+  notFound,
+  conflict,
+  unprocessable,
+  tooManyRequests,
+  errorBody,
+  type ErrorBody,
+  type ErrorType,
+} from './errors';
+export { type ReadinessCheck } from './health';
+export { tenantJwtSecret, signActorToken, verifyActorToken, type ActorClaims, type Actor } from './jwt';
+export { requireActor } from './auth-hooks';
+export { runService } from './run-service';
+export { tenantContextFromEnv, pingPg, type TenantContext } from './tenant-context';
+export { CUSTOMER_COOKIE } from './auth-hooks';
+export { bootTenantService, type TenantServiceDeps } from './bootstrap';

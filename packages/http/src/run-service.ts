@@ -1,0 +1,30 @@
+import type { App } from './create-app';
+
+/**
+ * Listens and shuts down in order on SIGINT/SIGTERM: HTTP stops taking requests first (readyz
+ * turns 503), then the app's onClose hooks release workers and pools in reverse registration
+ * order. A second signal forces exit.
+ */
+export async function runService(app: App, opts: { port: number; host?: string }): Promise<void> {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      app.log.error('shutdown timed out');
+      process.exit(1);
+    }, 15_000);
+    timer.unref();
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  await app.listen({ port: opts.port, host: opts.host ?? '127.0.0.1' });
+}

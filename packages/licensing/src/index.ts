@@ -1,0 +1,12 @@
+export {
+  featureCatalog,
+  featureKeys,
+  featureGroups,
+  sidebarItemsFor,
+  isFeatureKey,
+  type FeatureKey,
+  type FeatureGroup,
+} from './catalog';
+export { routeFeatures, featureForPath } from './route-features';
+export { type FeatureSource, type FeatureStatus, allFeaturesSource, staticFeatureSource } from './source';
+export { createLicenseClientFromEnv, type LicenseClient } from './client';

@@ -1,0 +1,1 @@
+export { hashPassword, verifyPassword, SCRYPT_PARAMS, MEDUSA_HASH_PREFIX } from './scrypt';

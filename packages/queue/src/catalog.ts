@@ -1,0 +1,103 @@
+import { z } from 'zod';
+
+const tenantId = z.string().min(1).max(50);
+
+/**
+ * Every queue, its job names, each job's payload schema, retry policy and timeout: the one
+ * table of facts that producers and workers share. A worker must handle every job of its queue
+ * (checked at start-up), and a payload that does not match its schema is never enqueued.
+ */
+export const queueCatalog = {
+  connectors: {
+    jobs: {
+      'connector.run': z.object({ tenantId, connector: z.string(), runId: z.number().int() }),
+    },
+    attempts: 1,
+    backoffMs: 0,
+    timeoutMs: 30 * 60_000,
+  },
+  'commerce-sync': {
+    jobs: { 'commerce-sync.run': z.object({ tenantId, runId: z.number().int() }) },
+    attempts: 3,
+    backoffMs: 2_000,
+    timeoutMs: 30 * 60_000,
+  },
+  'tenant-update': {
+    jobs: {
+      'tenant-update.run': z.object({
+        sourceTenantId: tenantId,
+        targetTenantIds: z.array(tenantId).min(1),
+        runId: z.number().int(),
+      }),
+    },
+    attempts: 3,
+    backoffMs: 2_000,
+    timeoutMs: 30 * 60_000,
+  },
+  'password-sync': {
+    jobs: {
+      'password-sync.run': z.object({
+        sourceTenantId: tenantId,
+        entityId: z.string().min(1),
+        provider: z.string().min(1),
+        runId: z.string().min(1),
+      }),
+      // One retry job per tenant that failed, so a slow tenant never holds back the others.
+      'password-sync.tenant': z.object({
+        sourceTenantId: tenantId,
+        targetTenantId: tenantId,
+        entityId: z.string().min(1),
+        provider: z.string().min(1),
+        runId: z.string().min(1),
+      }),
+    },
+    attempts: 10,
+    backoffMs: 1_000,
+    timeoutMs: 60_000,
+  },
+  pdf: {
+    jobs: { 'pdf.render': z.object({ tenantId, documentType: z.string(), documentId: z.number().int() }) },
+    attempts: 3,
+    backoffMs: 1_000,
+    timeoutMs: 60_000,
+  },
+  callbacks: {
+    jobs: {
+      'callback.deliver': z.object({
+        transactionId: z.string().uuid(),
+        url: z.string().url(),
+        integration: z.string(),
+      }),
+    },
+    attempts: 8,
+    backoffMs: 1_000,
+    timeoutMs: 30_000,
+  },
+  'partner-sync': {
+    jobs: { 'partner-sync.order': z.object({ tenantId, orderId: z.number().int() }) },
+    attempts: 5,
+    backoffMs: 1_000,
+    timeoutMs: 60_000,
+  },
+  rebuild: {
+    jobs: { 'rebuild.tenant': z.object({ tenantId, projectId: z.number().int() }) },
+    attempts: 1,
+    backoffMs: 0,
+    timeoutMs: 30 * 60_000,
+  },
+  documents: {
+    jobs: { 'quotations.expire': z.object({ tenantId: tenantId.optional() }) },
+    attempts: 3,
+    backoffMs: 5_000,
+    timeoutMs: 5 * 60_000,
+  },
+} as const satisfies Record<
+  string,
+  { jobs: Record<string, z.ZodType>; attempts: number; backoffMs: number; timeoutMs: number }
+>;
+
+export type QueueName = keyof typeof queueCatalog;
+export type JobName<Q extends QueueName> = keyof (typeof queueCatalog)[Q]['jobs'] & string;
+export type JobPayload<Q extends QueueName, J extends JobName<Q>> = z.infer<
+  (typeof queueCatalog)[Q]['jobs'][J] extends z.ZodType ? (typeof queueCatalog)[Q]['jobs'][J] : never
+>;

@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import {
+  createMysqlDb,
+  createPgDb,
+  type DatabaseKind,
+  dropPgDatabase,
+  ensureMysqlDatabase,
+  ensurePgDatabase,
+  type Kysely,
+  migrateToLatest,
+  migrationFingerprint,
+  type PgAddress,
+  sql,
+} from '@aplt/db';
+import { testRunId, testServers } from './servers';
+
+export type PgKind = Exclude<DatabaseKind, 'portal'>;
+
+/** Template databases are keyed by the migrations' content, so a changed migration gets a new one. */
+export function templateName(kind: PgKind): string {
+  return `tpl_${kind}_${migrationFingerprint(kind)}`;
+}
+
+export function uniqueName(label: string): string {
+  return `${testRunId()}_${label}_${randomBytes(3).toString('hex')}`.slice(0, 63);
+}
+
+export interface TestPgDatabase {
+  name: string;
+  address: PgAddress;
+  db: Kysely<any>;
+  drop(): Promise<void>;
+}
+
+async function cloneWithRetry(server: TestServerPg, name: string, template: string): Promise<void> {
+  // Cloning fails while another session is still connected to the template; that lasts moments.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await ensurePgDatabase(server, name, template);
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '55006' || attempt >= 20) throw err;
+      await new Promise((r) => setTimeout(r, 100 + attempt * 50));
+    }
+  }
+}
+type TestServerPg = ReturnType<typeof testServers>['pg'];
+
+/** A fresh, migrated database of `kind`, cloned from the run's template; drop() removes it. */
+export async function createTestPgDatabase(kind: PgKind, label: string = kind): Promise<TestPgDatabase> {
+  const { pg } = testServers();
+  const name = uniqueName(label);
+  await cloneWithRetry(pg, name, templateName(kind));
+  const address = { ...pg, database: name };
+  const db = createPgDb(address, { max: 5, applicationName: 'test' });
+  return {
+    name,
+    address,
+    db,
+    async drop() {
+      await db.destroy();
+      await dropPgDatabase(pg, name);
+    },
+  };
+}
+
+export interface TestMysqlDatabase {
+  name: string;
+  db: Kysely<any>;
+  drop(): Promise<void>;
+}
+
+export async function createTestMysqlDatabase(): Promise<TestMysqlDatabase> {
+  const { mysql } = testServers();
+  const name = uniqueName('portal');
+  const admin = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
+  try {
+    await ensureMysqlDatabase(admin, name);
+  } finally {
+    await admin.destroy();
+  }
+  const db = createMysqlDb({ ...mysql, database: name }, { max: 5 });
+  await migrateToLatest(db, 'portal');
+  return {
+    name,
+    db,
+    async drop() {
+      await db.destroy();
+      const a = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
+      try {
+        await sql`DROP DATABASE IF EXISTS ${sql.id(name)}`.execute(a);
+      } finally {
+        await a.destroy();
+      }
+    },
+  };
+}

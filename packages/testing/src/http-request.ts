@@ -1,0 +1,68 @@
+import { request as httpReq } from 'node:http';
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  text(): string;
+  json<T = any>(): T;
+}
+
+/**
+ * A plain node:http request, because tests must send a Host header (fetch drops it) and may
+ * bind to another loopback address (`localAddress: '127.0.0.2'`) to act as another client.
+ */
+export function httpRequest(
+  url: string,
+  opts: {
+    method?: string;
+    host?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer | object;
+    localAddress?: string;
+  } = {},
+): Promise<HttpResponse> {
+  const u = new URL(url);
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  let payload: Buffer | undefined;
+  if (opts.body !== undefined) {
+    if (Buffer.isBuffer(opts.body) || typeof opts.body === 'string') payload = Buffer.from(opts.body);
+    else {
+      payload = Buffer.from(JSON.stringify(opts.body));
+      headers['content-type'] ??= 'application/json';
+    }
+    headers['content-length'] = String(payload.length);
+  }
+  if (opts.host) headers.host = opts.host;
+  return new Promise((resolve, reject) => {
+    const req = httpReq(
+      {
+        hostname: u.hostname,
+        port: u.port,
+        path: `${u.pathname}${u.search}`,
+        method: opts.method ?? 'GET',
+        headers,
+        localAddress: opts.localAddress,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks);
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            text: () => body.toString('utf8'),
+            json: () => JSON.parse(body.toString('utf8')),
+          });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}

@@ -1,0 +1,15 @@
+export { testServers, type TestServers } from './servers';
+export {
+  createTestPgDatabase,
+  createTestMysqlDatabase,
+  templateName,
+  type TestPgDatabase,
+  type TestMysqlDatabase,
+  uniqueName,
+} from './databases';
+export { createTestFleet, type TestFleet, type TestTenantSpec } from './fleet';
+export { createTestRedis, type TestRedis } from './redis';
+export { startSmtpSink, type SmtpSink, type ReceivedMail } from './smtp-sink';
+export { startHttpReceiver, type HttpReceiver, type ReceivedRequest } from './http-receiver';
+export { httpRequest, type HttpResponse } from './http-request';
+export { freePort } from '@aplt/proxy';

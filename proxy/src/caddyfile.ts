@@ -1,0 +1,97 @@
+import type { ServiceName } from '@aplt/config';
+import { byPrefixLength, hostFor } from './hosts';
+import { authResponseHeaders, type Route, routeTable } from './route-table';
+
+export interface CaddyOptions {
+  port: number;
+  domain: string;
+  /** host:port of each service as the proxy reaches it. */
+  upstreams: Record<ServiceName, string>;
+  bind?: string;
+  routes?: readonly Route[];
+}
+
+// Caddy keeps 32 idle connections per upstream by default; under load it would reconnect.
+const transport = ['transport http {', '\tkeepalive_idle_conns_per_host 512', '}'];
+
+const indent = (lines: string[], depth: number) => lines.map((l) => `${'\t'.repeat(depth)}${l}`);
+
+function matcherName(route: Route): string {
+  // `/` -> `_`, `-` -> `x`: distinct prefixes keep distinct names (`/-/auth` vs `/auth`).
+  return `r${route.prefix.replace(/[^a-z0-9]/gi, (c) => (c === '/' ? '_' : c === '-' ? 'x' : ''))}`;
+}
+
+function routeBody(route: Route, o: CaddyOptions): string[] {
+  const lines: string[] = [];
+  if (route.forwardAuth) {
+    // Client-sent identity headers are dropped first, so only the access service can set them.
+    for (const h of authResponseHeaders) lines.push(`request_header -${h}`);
+    lines.push(
+      `forward_auth ${o.upstreams.access} {`,
+      '\turi /api/validate',
+      `\tcopy_headers ${authResponseHeaders.join(' ')}`,
+      ...indent(transport, 1),
+      '}',
+    );
+  }
+  if (route.stripPrefix) lines.push(`uri strip_prefix ${route.prefix}`);
+  lines.push(`reverse_proxy ${o.upstreams[route.service]} {`, ...indent(transport, 1), '}');
+  // `route` keeps the directives in the order written: strip headers, ask access, then proxy.
+  return ['route {', ...indent(lines, 1), '}'];
+}
+
+function site(address: string, routes: Route[], o: CaddyOptions): string[] {
+  const lines: string[] = [`${address} {`];
+  if (o.bind) lines.push(`\tbind ${o.bind}`);
+  for (const route of byPrefixLength(routes)) {
+    if (route.prefix === '/') {
+      lines.push('\thandle {', ...indent(routeBody(route, o), 2), '\t}');
+    } else {
+      const name = matcherName(route);
+      lines.push(`\t@${name} path ${route.prefix} ${route.prefix}/*`);
+      lines.push(`\thandle @${name} {`, ...indent(routeBody(route, o), 2), '\t}');
+    }
+  }
+  lines.push('}');
+  return lines;
+}
+
+/** The Caddyfile for machines without a container engine; same routes as the Traefik config. */
+export function renderCaddyfile(o: CaddyOptions): string {
+  const routes = o.routes ?? routeTable;
+  const out: string[] = [
+    '# Generated from proxy/src/route-table.ts by `pnpm proxy:generate`; do not edit.',
+    '{',
+    '\tadmin off',
+    '\tauto_https off',
+    '}',
+    '',
+  ];
+  for (const kind of ['access', 'portal', 'modal'] as const) {
+    out.push(
+      ...site(
+        `http://${hostFor(kind, o.domain)}:${o.port}`,
+        routes.filter((r) => r.host === kind),
+        o,
+      ),
+      '',
+    );
+  }
+  out.push(
+    ...site(
+      `http://*.${o.domain}:${o.port}`,
+      routes.filter((r) => r.host === 'tenant'),
+      o,
+    ),
+    '',
+  );
+  out.push(
+    `http://:${o.port} {`,
+    ...(o.bind ? [`\tbind ${o.bind}`] : []),
+    '\theader Content-Type application/json',
+    `\trespond \`{"type":"not_found","message":"Unknown host"}\` 404`,
+    '}',
+    '',
+  );
+  return out.join('\n');
+}

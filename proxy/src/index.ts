@@ -1,0 +1,7 @@
+export { routeTable, authResponseHeaders, type Route, type HostKind } from './route-table';
+export { renderCaddyfile, type CaddyOptions } from './caddyfile';
+export { renderTraefikDynamic, type TraefikOptions } from './traefik';
+export { startCaddy, type RunningProxy } from './run-caddy';
+export { hostFor } from './hosts';
+export { localUpstreams, composeUpstreams } from './upstreams';
+export { freePort } from './free-port';

@@ -1,0 +1,69 @@
+import type { ServiceName } from '@aplt/config';
+import { stringify } from 'yaml';
+import { hostFor } from './hosts';
+import { authResponseHeaders, type Route, routeTable } from './route-table';
+
+export interface TraefikOptions {
+  domain: string;
+  /** Base URL of each service as Traefik reaches it (compose service names). */
+  upstreams: Record<ServiceName, string>;
+  routes?: readonly Route[];
+}
+
+function hostRule(route: Route, domain: string): string {
+  if (route.host === 'tenant') return `HostRegexp(\`^[a-z0-9-]+\\.${domain.replace(/\./g, '\\.')}$\`)`;
+  return `Host(\`${hostFor(route.host, domain)}\`)`;
+}
+
+function pathRule(prefix: string): string {
+  // Whole path segments, like the Caddyfile's `path /p /p/*`: /p matches, /px does not.
+  return prefix === '/' ? 'PathPrefix(`/`)' : `(Path(\`${prefix}\`) || PathPrefix(\`${prefix}/\`))`;
+}
+
+function routerName(route: Route): string {
+  return `${route.host}-${route.prefix.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'root'}`;
+}
+
+/** Traefik v3 file-provider configuration (docker-compose); same routes as the Caddyfile. */
+export function renderTraefikDynamic(o: TraefikOptions): string {
+  const routes = o.routes ?? routeTable;
+  const routers: Record<string, unknown> = {};
+  const middlewares: Record<string, unknown> = {
+    'forward-auth': {
+      forwardAuth: {
+        address: `${o.upstreams.access}/api/validate`,
+        // X-Forwarded-For from clients is not believed; Traefik sends the real peer.
+        trustForwardHeader: false,
+        authResponseHeaders: [...authResponseHeaders],
+        maxResponseBodySize: 65536,
+      },
+    },
+  };
+  for (const route of routes) {
+    const name = routerName(route);
+    const chain: string[] = [];
+    if (route.forwardAuth) chain.push('forward-auth');
+    if (route.stripPrefix) {
+      middlewares[`strip-${name}`] = { stripPrefix: { prefixes: [route.prefix] } };
+      chain.push(`strip-${name}`);
+    }
+    routers[name] = {
+      entryPoints: ['web'],
+      rule: `${hostRule(route, o.domain)} && ${pathRule(route.prefix)}`,
+      service: route.service,
+      // Longest prefix first; fixed hosts before the tenant wildcard.
+      priority: (route.host === 'tenant' ? 1000 : 2000) + route.prefix.length,
+      ...(chain.length ? { middlewares: chain } : {}),
+    };
+  }
+  const services: Record<string, unknown> = {};
+  for (const service of [...new Set(routes.map((r) => r.service))].sort()) {
+    services[service] = { loadBalancer: { servers: [{ url: o.upstreams[service] }], passHostHeader: true } };
+  }
+  return `# Generated from proxy/src/route-table.ts by \`pnpm proxy:generate\`; do not edit.\n${stringify(
+    {
+      http: { routers, middlewares, services },
+    },
+    { lineWidth: 0 },
+  )}`;
+}

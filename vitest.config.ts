@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['{packages,services,proxy,deploy}/**/*.test.ts'],
+    exclude: ['**/node_modules/**'],
+    globalSetup: ['packages/testing/src/global-setup.ts'],
+    pool: 'forks',
+    // Files run in parallel, each on its own databases; two cores, so a few at a time.
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    env: { PUPPETEER_SKIP_DOWNLOAD: '1' },
+  },
+});
