@@ -42,6 +42,8 @@ export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Prom
     provider: new StaticProvider(byKind[kind]),
     migrationTableName: 'kysely_migration',
     migrationLockTableName: 'kysely_migration_lock',
+    // Features add migrations in parallel branches; each name is applied once, whatever its order.
+    allowUnorderedMigrations: true,
   });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {

@@ -22,13 +22,11 @@ export const errorHandlerPlugin = fp(
       }
       if (isResponseSerializationError(err)) {
         request.log.error({ err, issues: err.cause }, 'response did not match its schema');
-        return reply
-          .status(500)
-          .send({
-            type: 'unexpected_state',
-            message: 'An unexpected error occurred',
-            request_id: request.id,
-          });
+        return reply.status(500).send({
+          type: 'unexpected_state',
+          message: 'An unexpected error occurred',
+          request_id: request.id,
+        });
       }
       const status = err.statusCode ?? 500;
       if (status < 500) {
@@ -40,22 +38,18 @@ export const errorHandlerPlugin = fp(
         return reply.status(status).send({ type: typeForStatus(status), message: err.message });
       }
       request.log.error({ err }, 'request failed');
-      return reply
-        .status(status)
-        .send({
-          type: typeForStatus(status),
-          message: 'An unexpected error occurred',
-          request_id: request.id,
-        });
+      return reply.status(status).send({
+        type: typeForStatus(status),
+        message: 'An unexpected error occurred',
+        request_id: request.id,
+      });
     });
 
     app.setNotFoundHandler((request, reply) => {
-      void reply
-        .status(404)
-        .send({
-          type: 'not_found',
-          message: `Route ${request.method} ${request.url.split('?')[0]} not found`,
-        });
+      void reply.status(404).send({
+        type: 'not_found',
+        message: `Route ${request.method} ${request.url.split('?')[0]} not found`,
+      });
     });
   },
   { name: 'aplt-error-handler' },

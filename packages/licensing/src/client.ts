@@ -18,3 +18,10 @@ export function createLicenseClientFromEnv(
 ): LicenseClient {
   return { ...allFeaturesSource, start: async () => {}, close: async () => {} };
 }
+
+/** A client that allows everything and never calls out: for tests that are not about licensing. */
+export const allFeaturesClient: LicenseClient = {
+  ...allFeaturesSource,
+  start: async () => {},
+  close: async () => {},
+};

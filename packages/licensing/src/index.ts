@@ -9,4 +9,4 @@ export {
 } from './catalog';
 export { routeFeatures, featureForPath } from './route-features';
 export { type FeatureSource, type FeatureStatus, allFeaturesSource, staticFeatureSource } from './source';
-export { createLicenseClientFromEnv, type LicenseClient } from './client';
+export { createLicenseClientFromEnv, allFeaturesClient, type LicenseClient } from './client';

@@ -13,3 +13,4 @@ export { startSmtpSink, type SmtpSink, type ReceivedMail } from './smtp-sink';
 export { startHttpReceiver, type HttpReceiver, type ReceivedRequest } from './http-receiver';
 export { httpRequest, type HttpResponse } from './http-request';
 export { freePort } from '@aplt/proxy';
+export { startTestProxy, type TestProxy } from './proxy';
