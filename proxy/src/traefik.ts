@@ -21,7 +21,9 @@ function pathRule(prefix: string): string {
 }
 
 function routerName(route: Route): string {
-  return `${route.host}-${route.prefix.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'root'}`;
+  // `/` -> `-`, `-` -> `_`: distinct prefixes keep distinct names (`/-/auth` vs `/auth`).
+  const path = route.prefix.replace(/[^a-z0-9]/gi, (c) => (c === '/' ? '-' : c === '-' ? '_' : ''));
+  return `${route.host}${path === '-' ? '-root' : path}`;
 }
 
 /** Traefik v3 file-provider configuration (docker-compose); same routes as the Caddyfile. */

@@ -1,0 +1,113 @@
+import {
+  createPgDb,
+  type DatabaseKind,
+  dropPgDatabase,
+  ensurePgDatabase,
+  isCheckViolation,
+  isForeignKeyViolation,
+  migrateToLatest,
+  migrationsOf,
+  sql,
+} from '@aplt/db';
+import { createTestMysqlDatabase, createTestPgDatabase, testServers, uniqueName } from '@aplt/testing';
+import { describe, expect, it } from 'vitest';
+
+describe('migrations', () => {
+  it.each(['control', 'access', 'commerce', 'aplt'] as const)(
+    '%s: apply to an empty database, then again as a no-op',
+    async (kind: DatabaseKind) => {
+      const { pg } = testServers();
+      const name = uniqueName(`m_${kind}`);
+      await ensurePgDatabase(pg, name);
+      const db = createPgDb({ ...pg, database: name }, { max: 1 });
+      try {
+        const first = await migrateToLatest(db, kind);
+        expect(first).toEqual(Object.keys(migrationsOf(kind)).sort());
+        expect(await migrateToLatest(db, kind)).toEqual([]);
+      } finally {
+        await db.destroy();
+        await dropPgDatabase(pg, name);
+      }
+    },
+  );
+
+  it('portal (MariaDB): applies once, then is a no-op', async () => {
+    const portal = await createTestMysqlDatabase();
+    try {
+      expect(await migrateToLatest(portal.db, 'portal')).toEqual([]);
+      const tables = await sql<{
+        t: string;
+      }>`select table_name as t from information_schema.tables where table_schema = ${portal.name}`.execute(
+        portal.db,
+      );
+      expect(tables.rows.map((r) => r.t)).toEqual(
+        expect.arrayContaining(['users', 'portal_sessions', 'tickets']),
+      );
+    } finally {
+      await portal.drop();
+    }
+  });
+});
+
+describe('aplt integrity rules enforced by the database', () => {
+  it('has every one of the 47 tables of spec 1, plus aplt_stock and aplt_connector_sync', async () => {
+    const aplt = await createTestPgDatabase('aplt');
+    try {
+      const rows = await sql<{
+        t: string;
+      }>`select table_name as t from information_schema.tables where table_schema = 'public'`.execute(
+        aplt.db,
+      );
+      const tables = new Set(rows.rows.map((r) => r.t));
+      const spec =
+        `quotation_headers quotation_lines quotation_line_setup_costs order_headers order_lines invoice_headers
+        invoice_lines invoice_vat_summary document_relations opstartkosten products techniques technique_pricing categories
+        category_mappings colors suppliers discount_groups cms_settings cms_pages cms_menu_items cms_menus cms_footer_sections
+        cms_footer_links brands settings number_sequences payment_terms vat_codes tenants payments payment_allocations
+        journal_entries journal_lines ledger_accounts customers access_requests 3d_config 3d_products 3d_products_config
+        audit_log deployment_logs logo_cache migrations modules tenant_modules releases stock connector_sync`
+          .split(/\s+/)
+          .map((t) => `aplt_${t}`);
+      expect(spec).toHaveLength(49);
+      expect(spec.filter((t) => !tables.has(t))).toEqual([]);
+    } finally {
+      await aplt.drop();
+    }
+  });
+
+  it('refuses a stock row for an unknown SKU and accepts one for a known SKU', async () => {
+    const aplt = await createTestPgDatabase('aplt');
+    try {
+      const err = await sql`insert into aplt_stock (sku, quantity) values ('999-99.999', 5)`
+        .execute(aplt.db)
+        .catch((e: unknown) => e);
+      expect(isForeignKeyViolation(err)).toBe(true);
+
+      await sql`insert into aplt_suppliers (code, name) values ('01', 'Supplier one')`.execute(aplt.db);
+      await sql`insert into aplt_products (sku, supplier_code, name_nl) values ('100-01', '01', 'Pen')`.execute(
+        aplt.db,
+      );
+      await sql`insert into aplt_stock (sku, quantity) values ('100-01', 5)`.execute(aplt.db);
+      const stock = await sql<{
+        quantity: number;
+      }>`select quantity from aplt_stock where sku = '100-01'`.execute(aplt.db);
+      expect(stock.rows).toEqual([{ quantity: 5 }]);
+    } finally {
+      await aplt.drop();
+    }
+  });
+
+  it('refuses supplier codes that are not two digits', async () => {
+    const aplt = await createTestPgDatabase('aplt');
+    try {
+      for (const code of ['1', 'AB', '123']) {
+        const err = await sql`insert into aplt_suppliers (code, name) values (${code}, 'x')`
+          .execute(aplt.db)
+          .catch((e: unknown) => e);
+        expect(isCheckViolation(err) || (err as { code?: string }).code === '22001').toBe(true);
+      }
+    } finally {
+      await aplt.drop();
+    }
+  });
+});

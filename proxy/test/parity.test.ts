@@ -1,0 +1,135 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ServiceName, serviceNames } from '@aplt/config';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { composeUpstreams, localUpstreams, renderCaddyfile, renderTraefikDynamic, routeTable } from '../src';
+import { generatedFiles } from '../src/cli';
+
+/** What a proxy configuration says about one route, read back from the generated artifact. */
+type Said = { host: string; prefix: string; service: string; auth: boolean; strip: boolean };
+const key = (s: Said) => `${s.host} ${s.prefix} -> ${s.service} auth=${s.auth} strip=${s.strip}`;
+
+/** Reads Caddy's own JSON (via `caddy adapt`), not our generator's input. */
+function readCaddy(caddyfile: string): Said[][] {
+  const dir = mkdtempSync(join(tmpdir(), 'parity-'));
+  writeFileSync(join(dir, 'Caddyfile'), caddyfile);
+  const json = JSON.parse(
+    execFileSync('caddy', ['adapt', '--config', join(dir, 'Caddyfile'), '--adapter', 'caddyfile'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).toString(),
+  );
+  const byDial = new Map(Object.entries(localUpstreams()).map(([s, dial]) => [dial, s]));
+  const sites: Said[][] = [];
+  for (const route of json.apps.http.servers.srv0.routes) {
+    const hostPattern: string | undefined = route.match?.[0]?.host?.[0];
+    if (!hostPattern) continue;
+    const host = hostPattern.startsWith('*.') ? 'tenant' : hostPattern.split('.')[0];
+    const said: Said[] = [];
+    const blocks: any[] = route.handle[0].routes;
+    for (const block of blocks) {
+      const paths: string[] = block.match?.[0]?.path ?? ['/'];
+      const handlers: any[] = [];
+      const walk = (node: any) => {
+        if (Array.isArray(node)) return node.forEach(walk);
+        if (node && typeof node === 'object') {
+          if (typeof node.handler === 'string') handlers.push(node);
+          Object.values(node).forEach(walk);
+        }
+      };
+      walk(block.handle);
+      const proxies = handlers.filter((h) => h.handler === 'reverse_proxy');
+      const auth = proxies.find((p) => p.rewrite?.uri === '/api/validate');
+      const main = proxies.find((p) => p !== auth && !p.rewrite);
+      const strip = handlers.some((h) => h.handler === 'rewrite' && h.strip_path_prefix === paths[0]);
+      said.push({
+        host,
+        prefix: paths[0] ?? '/',
+        service: byDial.get(main.upstreams[0].dial) ?? main.upstreams[0].dial,
+        auth: auth !== undefined && byDial.get(auth.upstreams[0].dial) === 'access',
+        strip,
+      });
+    }
+    sites.push(said);
+  }
+  return sites;
+}
+
+function readTraefik(yamlText: string): Said[] {
+  const doc = parse(yamlText);
+  const base = (url: string) => Object.entries(composeUpstreams()).find(([, u]) => u === url)?.[0];
+  expect(doc.http.middlewares['forward-auth'].forwardAuth.address).toBe(
+    `${composeUpstreams().access}/api/validate`,
+  );
+  return Object.values<any>(doc.http.routers).map((r) => {
+    const host = /HostRegexp/.test(r.rule) ? 'tenant' : (/Host\(`([a-z]+)\./.exec(r.rule)?.[1] ?? '?');
+    const prefix = /Path\(`([^`]+)`\)/.exec(r.rule)?.[1] ?? (/PathPrefix\(`\/`\)/.test(r.rule) ? '/' : '?');
+    const mw: string[] = r.middlewares ?? [];
+    const url = doc.http.services[r.service].loadBalancer.servers[0].url;
+    return {
+      host,
+      prefix,
+      service: base(url) ?? url,
+      auth: mw.includes('forward-auth'),
+      strip: mw.some((m) => doc.http.middlewares[m]?.stripPrefix?.prefixes?.includes(prefix)),
+      priority: r.priority as number,
+    } as Said & { priority: number };
+  });
+}
+
+describe('proxy configurations generated from the one route table', () => {
+  const caddySites = readCaddy(
+    renderCaddyfile({ port: 8080, domain: 'localhost', upstreams: localUpstreams() }),
+  );
+  const traefik = readTraefik(
+    renderTraefikDynamic({ domain: 'localhost', upstreams: composeUpstreams() }),
+  ) as Array<Said & { priority: number }>;
+
+  it('say the same thing in Caddy and Traefik: host, path, service, forward auth, prefix stripping', () => {
+    const caddy = caddySites.flat().map(key).sort();
+    expect(caddy).toEqual(traefik.map(key).sort());
+    expect(caddy).toHaveLength(routeTable.length);
+  });
+
+  it('try the longest prefix first in both', () => {
+    for (const site of caddySites) {
+      const host = site[0]!.host;
+      const traefikOrder = traefik
+        .filter((r) => r.host === host)
+        .sort((a, b) => b.priority - a.priority || a.prefix.localeCompare(b.prefix))
+        .map((r) => r.prefix);
+      expect(site.map((s) => s.prefix)).toEqual(traefikOrder);
+    }
+  });
+
+  it('protect every tenant route with forward auth, and never the access host itself', () => {
+    const all = caddySites.flat();
+    expect(all.filter((s) => s.host === 'tenant').every((s) => s.auth)).toBe(true);
+    expect(all.find((s) => s.host === 'access')).toMatchObject({ auth: false, service: 'access' });
+    expect(new Set(all.map((s) => s.service))).toEqual(new Set<ServiceName>(serviceNames));
+  });
+
+  it('are committed as generated (pnpm proxy:generate)', () => {
+    for (const [file, content] of Object.entries(generatedFiles()))
+      expect(readFileSync(file, 'utf8')).toBe(content);
+  });
+
+  it('validate with caddy itself', () => {
+    const out = execFileSync(
+      'caddy',
+      [
+        'validate',
+        '--config',
+        new URL('../generated/Caddyfile', import.meta.url).pathname,
+        '--adapter',
+        'caddyfile',
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    expect(out.toString()).toContain('Valid configuration');
+  });
+});
