@@ -56,17 +56,15 @@ async function waitHealthy(
   }
 }
 
-/** Migrates, seeds, starts every service process and the proxy. */
-export async function startFleet(opts: {
+/** Migrates every database and runs the demo seeds (when FLEET_SEED): the one-shot part of a start. */
+export async function prepareFleet(opts: {
   env?: Record<string, string | undefined>;
   log?: (line: string) => void;
-  serviceOutput?: (name: string, line: string) => void;
-}): Promise<RunningFleet> {
+}): Promise<string[]> {
   const source = { ...process.env, ...opts.env };
   const e = loadEnv(fleetEnvShape, source);
   const log = opts.log ?? ((line: string) => console.log(line));
   const server = pgAddressFromEnv(e);
-
   await migrateFleet(log, source);
   const notes: string[] = [];
   if (e.FLEET_SEED) {
@@ -105,6 +103,20 @@ export async function startFleet(opts: {
     }
   }
 
+  return notes;
+}
+
+/** Migrates, seeds, starts every service process and the proxy. */
+export async function startFleet(opts: {
+  env?: Record<string, string | undefined>;
+  log?: (line: string) => void;
+  serviceOutput?: (name: string, line: string) => void;
+}): Promise<RunningFleet> {
+  const source = { ...process.env, ...opts.env };
+  const e = loadEnv(fleetEnvShape, source);
+  const log = opts.log ?? ((line: string) => console.log(line));
+
+  const notes = await prepareFleet({ env: opts.env, log });
   const ports = { ...ServicePorts } as Record<ServiceName, number>;
   if (e.FLEET_PORTS === 'auto')
     for (const s of Object.keys(ports) as ServiceName[]) ports[s] = await freePort();

@@ -1,0 +1,27 @@
+# One image for every service: `docker build --build-arg SERVICE=<name>`; compose builds it per service.
+# Internal packages export TypeScript source (no build step); services run through tsx.
+
+FROM node:20-bookworm-slim AS base
+ENV COREPACK_INTEGRITY_KEYS=0 PUPPETEER_SKIP_DOWNLOAD=1 PNPM_HOME=/pnpm
+RUN corepack enable && corepack prepare pnpm@9.15.9 --activate
+WORKDIR /app
+
+FROM base AS deps
+# Native addons (bcrypt, sharp) may need a toolchain when no prebuilt binary matches.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
+RUN pnpm fetch
+COPY . .
+RUN pnpm install --offline --frozen-lockfile
+
+FROM base AS runtime
+# chromium-headless-shell renders PDFs; ghostscript writes EPS; git backs dev projects.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends chromium-headless-shell ghostscript git fonts-dejavu-core ca-certificates \
+  && rm -rf /var/lib/apt/lists/*
+COPY --from=deps --chown=node:node /app /app
+USER node
+ARG SERVICE=admin
+ENV SERVICE=${SERVICE} NODE_ENV=production HOST=0.0.0.0
+HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||process.env.DEFAULT_PORT)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+CMD ["sh", "-c", "exec node --import tsx services/${SERVICE}/src/server.ts"]
