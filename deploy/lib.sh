@@ -9,10 +9,15 @@ log() { printf '\033[1;34m==>\033[0m %s\n' "$*"; }
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
-pnpm_cmd() {
-  if command -v pnpm >/dev/null 2>&1 && [ "$(pnpm --version 2>/dev/null)" = "$PNPM_VERSION" ]; then pnpm "$@";
-  else corepack "pnpm@$PNPM_VERSION" "$@"; fi
-}
+# A pnpm shim on PATH that runs the pinned version through corepack: turbo looks pnpm up on PATH.
+mkdir -p .run/bin
+if [ ! -x .run/bin/pnpm ]; then
+  printf '#!/bin/sh\nexec corepack pnpm@%s "$@"\n' "$PNPM_VERSION" > .run/bin/pnpm
+  chmod +x .run/bin/pnpm
+fi
+export PATH="$PWD/.run/bin:$PATH"
+
+pnpm_cmd() { pnpm "$@"; }
 
 # Debian packages the platform runs with: caddy (local proxy), chromium + headless shell (PDFs,
 # browser tests), poppler-utils (PDF checks), ghostscript (EPS), libxml2-utils (XSD validation).

@@ -26,7 +26,7 @@ function readCaddy(caddyfile: string): Said[][] {
   for (const route of json.apps.http.servers.srv0.routes) {
     const hostPattern: string | undefined = route.match?.[0]?.host?.[0];
     if (!hostPattern) continue;
-    const host = hostPattern.startsWith('*.') ? 'tenant' : hostPattern.split('.')[0];
+    const host = hostPattern.startsWith('*.') ? 'tenant' : (hostPattern.split('.')[0] ?? hostPattern);
     const said: Said[] = [];
     const blocks: any[] = route.handle[0].routes;
     for (const block of blocks) {
