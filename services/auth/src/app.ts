@@ -1,7 +1,21 @@
+import { randomBytes } from 'node:crypto';
+import { newId } from '@aplt/db';
 import { createApp, type TenantServiceDeps } from '@aplt/http';
+import { hashPassword } from '@aplt/passwords';
+import { createRedis, QueueClient } from '@aplt/queue';
+import { emailpassRoutes, type PasswordSyncTrigger } from './admin/emailpass.routes';
 import type { Config } from './config';
+import { customerAuthRoutes } from './customer/customer-auth.routes';
+import { BackgroundTasks } from './shared/background';
+import type { AuthDeps } from './shared/deps';
+import { createMailer, type Mailer } from './shared/mailer';
+import { registerRateLimit } from './shared/rate-limit';
+import { TokenSigner } from './shared/tokens';
 
-export type Deps = Pick<TenantServiceDeps, 'registry' | 'databases' | 'licenses'>;
+export type Deps = Pick<TenantServiceDeps, 'registry' | 'databases' | 'licenses'> & {
+  /** Tests may pass a mailer; by default SMTP per configuration. */
+  mailer?: Mailer;
+};
 
 /** Builds the auth service; never listens (server.ts does). */
 export async function buildApp(deps: Deps, config: Config) {
@@ -13,6 +27,47 @@ export async function buildApp(deps: Deps, config: Config) {
     registry: deps.registry,
     licenses: deps.licenses,
     jwtSecret: config.JWT_SECRET,
+  });
+
+  const redis = createRedis(config.REDIS_URL);
+  const queue = new QueueClient(redis, config.REDIS_PREFIX);
+  const mailer = deps.mailer ?? createMailer(config);
+  const background = new BackgroundTasks(app.log);
+  let dummy: Promise<string> | undefined;
+  const authDeps: AuthDeps = {
+    config,
+    databases: deps.databases,
+    tokens: new TokenSigner(config.JWT_SECRET),
+    mailer,
+    background,
+    // Made once, lazily: a real scrypt hash so an unknown e-mail costs one full verify too.
+    dummyHash: () => (dummy ??= hashPassword(randomBytes(24).toString('hex'))),
+    log: app.log,
+  };
+  const sync: PasswordSyncTrigger = {
+    newRunId: () => newId('psync'),
+    async enqueue(job) {
+      // The run id is the job id, so the run-state endpoint can report a queued run.
+      await queue.enqueue('password-sync', 'password-sync.run', job, { jobId: job.runId });
+      app.log.info({ runId: job.runId, sourceTenantId: job.sourceTenantId }, 'password sync queued');
+    },
+  };
+
+  await registerRateLimit(app, redis, config.REDIS_PREFIX);
+  emailpassRoutes(app, authDeps, sync);
+  customerAuthRoutes(app, authDeps);
+
+  app.addReadinessCheck('redis', async () => {
+    await redis.ping();
+  });
+  app.addHook('onReady', async () => {
+    void authDeps.dummyHash();
+  });
+  app.addHook('onClose', async () => {
+    await background.drain();
+    await queue.close();
+    mailer.close();
+    redis.disconnect();
   });
   return app;
 }

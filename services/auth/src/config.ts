@@ -1,10 +1,25 @@
-import { env, httpEnv, jwtEnv, loadEnv, redisEnv, ServicePorts } from '@aplt/config';
+import { env, httpEnv, jwtEnv, loadEnv, redisEnv, ServicePorts, smtpEnv } from '@aplt/config';
 
 export const configShape = {
   PORT: env.port(ServicePorts['auth']),
   ...httpEnv,
   ...jwtEnv,
   ...redisEnv,
+  ...smtpEnv,
+  // Admin panel base for reset links when the tenant registry names none (else the request's origin).
+  ADMIN_BASE_URL: env.optionalStr(),
+  // Storefront base for customer links (verification, reset) when set; else the request's origin.
+  STORE_BASE_URL: env.optionalStr(),
+  // Reset tokens live 15 minutes in Medusa v2; kept configurable for operators, not for tests.
+  RESET_TOKEN_TTL_SECONDS: env.int(900),
+  // Storefront session cookie lifetime (spec: 7 days) and with remember-me (30 days).
+  CUSTOMER_SESSION_DAYS: env.int(7),
+  CUSTOMER_REMEMBER_DAYS: env.int(30),
+  // E-mail verification links stay valid this long.
+  VERIFY_TOKEN_TTL_HOURS: env.int(48),
+  // Login, OTP and reset routes: at most this many requests per window per client and tenant.
+  LOGIN_RATE_MAX: env.int(10),
+  LOGIN_RATE_WINDOW_SECONDS: env.int(60),
 };
 
 export type Config = ReturnType<typeof loadConfig>;

@@ -1,0 +1,103 @@
+import type { TenantRecord } from '@aplt/db';
+import { unauthorized } from '@aplt/http';
+import { hashPassword } from '@aplt/passwords';
+import { checkCredentials } from '../shared/credentials.service';
+import type { AuthDeps } from '../shared/deps';
+import {
+  consumeResetToken,
+  findIdentity,
+  insertResetToken,
+  setPasswordHash,
+} from '../shared/identity.repository';
+import { resetPasswordMail } from '../shared/mail-templates';
+import { assertPasswordRules } from '../shared/password-rules';
+
+export type ActorType = 'user' | 'customer';
+export const INVALID_TOKEN = 'Invalid token';
+
+/** Medusa v2 admin login: a token with the identity's user link (empty actor_id when none). */
+export async function adminLogin(
+  deps: AuthDeps,
+  tenant: TenantRecord,
+  email: string,
+  password: string,
+): Promise<string> {
+  const identity = await checkCredentials(deps, tenant, email, password);
+  const userId = typeof identity.appMetadata.user_id === 'string' ? identity.appMetadata.user_id : '';
+  return deps.tokens.sessionToken(
+    tenant,
+    {
+      actor_id: userId,
+      actor_type: 'user',
+      auth_identity_id: identity.authIdentityId,
+      app_metadata: identity.appMetadata,
+    },
+    deps.config.JWT_TTL_SECONDS,
+  );
+}
+
+/**
+ * Always returns after the same single lookup; a known identity's token and e-mail are made in
+ * the background so neither the answer nor its timing tells whether the address exists.
+ */
+export async function requestPasswordReset(
+  deps: AuthDeps,
+  tenant: TenantRecord,
+  actorType: ActorType,
+  provider: string,
+  identifier: string,
+  linkBase: string,
+): Promise<void> {
+  const db = deps.databases.commerce(tenant);
+  const identity = await findIdentity(db, identifier, provider);
+  if (!identity || typeof identity.appMetadata[`${actorType}_id`] !== 'string') return;
+  const ttl = deps.config.RESET_TOKEN_TTL_SECONDS;
+  deps.background.run('reset-password-mail', async () => {
+    const { token, jti } = await deps.tokens.resetToken(
+      tenant,
+      { entity_id: identity.entityId, provider, actor_type: actorType },
+      ttl,
+    );
+    await insertResetToken(db, { jti, entityId: identity.entityId, provider, actorType, ttlSeconds: ttl });
+    const path = actorType === 'user' ? '/app/reset-password' : '/reset-password';
+    const url = `${linkBase.replace(/\/+$/, '')}${path}?token=${encodeURIComponent(token)}&email=${encodeURIComponent(identity.entityId)}`;
+    await deps.mailer.send(
+      resetPasswordMail({ brand: tenant.name, to: identity.entityId, url, minutes: Math.round(ttl / 60) }),
+    );
+    deps.log.info({ tenant: tenant.id, actorType }, 'password reset e-mail sent');
+  });
+}
+
+/**
+ * Sets a new password with a reset token. The token must be ours (tenant key), for this actor
+ * type and provider, unexpired and unused; it is spent in the same transaction as the update.
+ */
+export async function updatePasswordWithToken(
+  deps: AuthDeps,
+  tenant: TenantRecord,
+  actorType: ActorType,
+  provider: string,
+  bearer: string | undefined,
+  password: string,
+): Promise<{ entityId: string }> {
+  const claims = bearer ? await deps.tokens.verifyReset(tenant, bearer) : undefined;
+  if (!claims || claims.actor_type !== actorType || claims.provider !== provider) {
+    throw unauthorized(INVALID_TOKEN);
+  }
+  assertPasswordRules(password, claims.entity_id);
+  const hash = await hashPassword(password);
+  await deps.databases
+    .commerce(tenant)
+    .transaction()
+    .execute(async (trx) => {
+      const fresh = await consumeResetToken(trx, {
+        jti: claims.jti,
+        entityId: claims.entity_id,
+        provider,
+        actorType,
+      });
+      if (!fresh) throw unauthorized(INVALID_TOKEN);
+      if ((await setPasswordHash(trx, claims.entity_id, provider, hash)) === 0) throw unauthorized(INVALID_TOKEN);
+    });
+  return { entityId: claims.entity_id };
+}

@@ -1,0 +1,179 @@
+import { type App, badRequest, CUSTOMER_COOKIE, requireActor } from '@aplt/http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { AuthDeps } from '../shared/deps';
+import { loginRateLimit } from '../shared/rate-limit';
+import { bearerToken, requestOrigin } from '../shared/request-helpers';
+import {
+  completeOtp,
+  customerLogin,
+  type LoginOutcome,
+  type OtpInput,
+  registerCustomer,
+  resendVerification,
+  verifyEmail,
+} from './customer-auth.service';
+import { disableTwoFactorFor, enableTwoFactorFor, twoFactorStatus } from './two-factor.service';
+
+/** Carries the pending second factor between the password step and the code step. */
+export const OTP_COOKIE = '_commerce_otp';
+
+const email = z.string().trim().min(3).max(254).email();
+const sessionBody = z.object({ token: z.string() });
+const otpRequiredBody = z.object({ otp_required: z.literal(true), otp_token: z.string() });
+
+function cookieOptions(request: FastifyRequest, maxAgeSeconds: number) {
+  return {
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    secure: request.protocol === 'https',
+    path: '/',
+    maxAge: maxAgeSeconds,
+  };
+}
+
+function answerLogin(request: FastifyRequest, reply: FastifyReply, outcome: LoginOutcome) {
+  if (outcome.kind === 'otp') {
+    void reply.setCookie(OTP_COOKIE, outcome.otpToken, cookieOptions(request, outcome.maxAgeSeconds));
+    return { otp_required: true as const, otp_token: outcome.otpToken };
+  }
+  void reply.clearCookie(OTP_COOKIE, { path: '/' });
+  void reply.setCookie(CUSTOMER_COOKIE, outcome.token, cookieOptions(request, outcome.maxAgeSeconds));
+  return { token: outcome.token };
+}
+
+/** Storefront customers: register, verify e-mail, login with optional OTP, manage 2FA (spec 1, Authentication 5). */
+export function customerAuthRoutes(app: App, deps: AuthDeps): void {
+  const storeBase = (request: FastifyRequest) => deps.config.STORE_BASE_URL ?? requestOrigin(request);
+
+  app.post(
+    '/store/customers',
+    {
+      config: loginRateLimit(deps.config),
+      schema: {
+        body: z.object({
+          email,
+          password: z.string().max(1024),
+          first_name: z.string().max(200).optional(),
+          last_name: z.string().max(200).optional(),
+        }),
+        response: {
+          201: z.object({
+            customer: z.object({
+              id: z.string(),
+              email: z.string(),
+              first_name: z.string().nullable(),
+              last_name: z.string().nullable(),
+            }),
+            email_verification_required: z.literal(true),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const customer = await registerCustomer(deps, request.tenant, request.body, storeBase(request));
+      return reply.status(201).send({ customer, email_verification_required: true as const });
+    },
+  );
+
+  app.post(
+    '/store/customers/verify-email',
+    { schema: { body: z.object({ token: z.string().min(1).max(200) }), response: { 200: z.object({ verified: z.literal(true), email: z.string() }) } } },
+    async (request) => ({ verified: true as const, ...(await verifyEmail(deps, request.tenant, request.body.token)) }),
+  );
+
+  app.post(
+    '/store/customers/verify-email/resend',
+    { config: loginRateLimit(deps.config), schema: { body: z.object({ email }) } },
+    async (request, reply) => {
+      resendVerification(deps, request.tenant, request.body.email, storeBase(request));
+      return reply.status(202).send({ sent: true });
+    },
+  );
+
+  app.post(
+    '/auth/customer/emailpass',
+    {
+      config: loginRateLimit(deps.config),
+      schema: {
+        body: z.object({
+          email: z.string().min(1).max(320),
+          password: z.string().min(1).max(1024),
+          remember_me: z.boolean().optional(),
+        }),
+        response: { 200: z.union([sessionBody, otpRequiredBody]) },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await customerLogin(deps, request.tenant, {
+        email: request.body.email,
+        password: request.body.password,
+        rememberMe: request.body.remember_me ?? false,
+      });
+      return answerLogin(request, reply, outcome);
+    },
+  );
+
+  app.post(
+    '/store/auth/otp',
+    {
+      config: loginRateLimit(deps.config),
+      schema: {
+        body: z.object({
+          email: z.string().min(1).max(320),
+          code: z.string().regex(/^[0-9]{6}$/, 'a 6-digit code').optional(),
+          recovery_code: z.string().min(1).max(64).optional(),
+          resend: z.boolean().optional(),
+        }),
+        response: { 200: sessionBody, 202: z.object({ sent: z.literal(true) }) },
+      },
+    },
+    async (request, reply) => {
+      const { email: address, code, recovery_code, resend } = request.body;
+      const given = [code !== undefined, recovery_code !== undefined, resend === true].filter(Boolean).length;
+      if (given !== 1) throw badRequest('Send exactly one of code, recovery_code or resend: true');
+      const input: OtpInput =
+        code !== undefined
+          ? { email: address, code }
+          : recovery_code !== undefined
+            ? { email: address, recovery_code }
+            : { email: address, resend: true };
+      const raw = bearerToken(request) ?? request.cookies[OTP_COOKIE];
+      const pending = raw ? await deps.tokens.verifyOtpPending(request.tenant, raw) : undefined;
+      const outcome = await completeOtp(deps, request.tenant, pending, input, request.ip);
+      if (outcome.kind === 'resent') return reply.status(202).send({ sent: true as const });
+      return answerLogin(request, reply, outcome) as { token: string };
+    },
+  );
+
+  app.post('/store/auth/logout', async (_request, reply) => {
+    void reply.clearCookie(CUSTOMER_COOKIE, { path: '/' });
+    return { success: true };
+  });
+
+  const status = z.object({ enabled: z.boolean(), recovery_codes_remaining: z.number().int() });
+  app.get(
+    '/store/customer/2fa',
+    { preHandler: requireActor('customer'), schema: { response: { 200: status } } },
+    async (request) => twoFactorStatus(deps, request.tenant, request.actor!.actorId),
+  );
+
+  app.post(
+    '/store/customer/2fa',
+    {
+      preHandler: requireActor('customer'),
+      schema: {
+        body: z.object({ enabled: z.boolean(), password: z.string().max(1024).optional() }),
+        response: {
+          200: z.object({ enabled: z.boolean(), recovery_codes: z.array(z.string()).optional() }),
+        },
+      },
+    },
+    async (request) => {
+      const customerId = request.actor!.actorId;
+      if (request.body.enabled) return enableTwoFactorFor(deps, request.tenant, customerId);
+      if (!request.body.password) throw badRequest('The password is required to turn off two-factor authentication');
+      return disableTwoFactorFor(deps, request.tenant, customerId, request.body.password);
+    },
+  );
+}

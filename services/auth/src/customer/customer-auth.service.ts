@@ -1,0 +1,202 @@
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { isUniqueViolation, newId, type TenantRecord } from '@aplt/db';
+import { badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '@aplt/http';
+import { hashPassword } from '@aplt/passwords';
+import { checkCredentials, INVALID_CREDENTIALS } from '../shared/credentials.service';
+import type { AuthDeps } from '../shared/deps';
+import { createIdentity, findIdentity } from '../shared/identity.repository';
+import { otpMail, verifyEmailMail } from '../shared/mail-templates';
+import { assertPasswordRules } from '../shared/password-rules';
+import type { OtpPendingClaims } from '../shared/tokens';
+import { findCustomer, insertCustomer, markEmailVerified } from './customer.repository';
+import {
+  codesSentSince,
+  consumeOtpCode,
+  consumeRecoveryCode,
+  findTwoFactor,
+  recentFailedAttempts,
+  recordOtpAttempt,
+  replaceOtpCode,
+} from './two-factor.repository';
+import { consumeVerification, insertVerification } from './verification.repository';
+
+export const OTP_MINUTES = 10;
+export const OTP_ATTEMPT_WINDOW_MINUTES = 15;
+export const OTP_MAX_FAILED_ATTEMPTS = 3;
+const OTP_MAX_SENDS_PER_WINDOW = 5;
+
+export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export type LoginOutcome =
+  | { kind: 'session'; token: string; maxAgeSeconds: number }
+  | { kind: 'otp'; otpToken: string; maxAgeSeconds: number };
+
+export async function registerCustomer(
+  deps: AuthDeps,
+  tenant: TenantRecord,
+  input: { email: string; password: string; first_name?: string | undefined; last_name?: string | undefined },
+  storeBase: string,
+) {
+  assertPasswordRules(input.password, input.email);
+  const db = deps.databases.commerce(tenant);
+  if (await findIdentity(db, input.email, 'emailpass')) throw conflict('Identity with email already exists');
+  const hash = await hashPassword(input.password);
+  const customerId = newId('cus');
+  try {
+    await db.transaction().execute(async (trx) => {
+      await insertCustomer(trx, { id: customerId, email: input.email, firstName: input.first_name, lastName: input.last_name });
+      await createIdentity(trx, {
+        entityId: input.email,
+        provider: 'emailpass',
+        hash,
+        appMetadata: { customer_id: customerId },
+      });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('Identity with email already exists');
+    throw err;
+  }
+  sendVerification(deps, tenant, { email: input.email, customerId }, storeBase);
+  return { id: customerId, email: input.email, first_name: input.first_name ?? null, last_name: input.last_name ?? null };
+}
+
+function sendVerification(
+  deps: AuthDeps,
+  tenant: TenantRecord,
+  c: { email: string; customerId: string },
+  storeBase: string,
+): void {
+  deps.background.run('verify-email-mail', async () => {
+    const token = randomBytes(32).toString('base64url');
+    await insertVerification(deps.databases.aplt(tenant), {
+      email: c.email,
+      customerId: c.customerId,
+      tokenHash: sha256(token),
+      ttlHours: deps.config.VERIFY_TOKEN_TTL_HOURS,
+    });
+    const url = `${storeBase.replace(/\/+$/, '')}/verify-email?token=${token}`;
+    await deps.mailer.send(verifyEmailMail({ brand: tenant.name, to: c.email, url }));
+  });
+}
+
+/** Answers the same for known and unknown addresses; the lookup and e-mail run in the background. */
+export function resendVerification(deps: AuthDeps, tenant: TenantRecord, email: string, storeBase: string): void {
+  deps.background.run('verify-email-resend', async () => {
+    const identity = await findIdentity(deps.databases.commerce(tenant), email, 'emailpass');
+    const customerId = identity?.appMetadata.customer_id;
+    if (typeof customerId !== 'string') return;
+    const customer = await findCustomer(deps.databases.commerce(tenant), customerId);
+    if (!customer || customer.metadata?.email_verified_at) return;
+    sendVerification(deps, tenant, { email, customerId }, storeBase);
+  });
+}
+
+export async function verifyEmail(deps: AuthDeps, tenant: TenantRecord, token: string): Promise<{ email: string }> {
+  const hit = await consumeVerification(deps.databases.aplt(tenant), sha256(token));
+  if (!hit?.customerId) throw badRequest('Invalid or expired verification token');
+  await markEmailVerified(deps.databases.commerce(tenant), hit.customerId);
+  return { email: hit.email };
+}
+
+function sessionSeconds(deps: AuthDeps, rememberMe: boolean): number {
+  return (rememberMe ? deps.config.CUSTOMER_REMEMBER_DAYS : deps.config.CUSTOMER_SESSION_DAYS) * 86_400;
+}
+
+async function issueSession(
+  deps: AuthDeps,
+  tenant: TenantRecord,
+  c: { customerId: string; authIdentityId: string; rememberMe: boolean },
+): Promise<LoginOutcome> {
+  const maxAgeSeconds = sessionSeconds(deps, c.rememberMe);
+  const token = await deps.tokens.sessionToken(
+    tenant,
+    {
+      actor_id: c.customerId,
+      actor_type: 'customer',
+      auth_identity_id: c.authIdentityId,
+      app_metadata: { customer_id: c.customerId },
+    },
+    maxAgeSeconds,
+  );
+  return { kind: 'session', token, maxAgeSeconds };
+}
+
+/** Password first; a verified e-mail is required; with 2FA on, a code is e-mailed instead of a session. */
+export async function customerLogin(
+  deps: AuthDeps,
+  tenant: TenantRecord,
+  input: { email: string; password: string; rememberMe: boolean },
+): Promise<LoginOutcome> {
+  const identity = await checkCredentials(deps, tenant, input.email, input.password);
+  const customerId = identity.appMetadata.customer_id;
+  if (typeof customerId !== 'string') throw unauthorized(INVALID_CREDENTIALS);
+  const customer = await findCustomer(deps.databases.commerce(tenant), customerId);
+  if (!customer) throw unauthorized(INVALID_CREDENTIALS);
+  if (!customer.metadata?.email_verified_at) {
+    throw forbidden('E-mail address not verified', { reason: 'email_not_verified' });
+  }
+  const twoFactor = await findTwoFactor(deps.databases.aplt(tenant), input.email);
+  if (!twoFactor?.enabled) {
+    return issueSession(deps, tenant, { customerId, authIdentityId: identity.authIdentityId, rememberMe: input.rememberMe });
+  }
+  await sendOtp(deps, tenant, input.email);
+  const otpToken = await deps.tokens.otpPending(
+    tenant,
+    { email: input.email, auth_identity_id: identity.authIdentityId, customer_id: customerId, remember_me: input.rememberMe },
+    OTP_MINUTES * 60,
+  );
+  return { kind: 'otp', otpToken, maxAgeSeconds: OTP_MINUTES * 60 };
+}
+
+async function sendOtp(deps: AuthDeps, tenant: TenantRecord, email: string): Promise<void> {
+  const db = deps.databases.aplt(tenant);
+  if ((await codesSentSince(db, email, OTP_ATTEMPT_WINDOW_MINUTES)) >= OTP_MAX_SENDS_PER_WINDOW) {
+    throw tooManyRequests('Too many codes requested. Try again later.', OTP_ATTEMPT_WINDOW_MINUTES * 60);
+  }
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  await replaceOtpCode(db, email, code);
+  deps.background.run('otp-mail', () =>
+    deps.mailer.send(otpMail({ brand: tenant.name, to: email, code, minutes: OTP_MINUTES })),
+  );
+}
+
+export type OtpInput =
+  | { email: string; code: string }
+  | { email: string; recovery_code: string }
+  | { email: string; resend: true };
+
+/**
+ * The second step of a 2FA login. The pending token proves the password step; at most three
+ * failed codes per 15 minutes per address, then 429 until the oldest failure leaves the window.
+ */
+export async function completeOtp(
+  deps: AuthDeps,
+  tenant: TenantRecord,
+  pending: OtpPendingClaims | undefined,
+  input: OtpInput,
+  ip: string,
+): Promise<LoginOutcome | { kind: 'resent' }> {
+  if (!pending || pending.email !== input.email) throw unauthorized('Login session expired; sign in again');
+  if ('resend' in input) {
+    await sendOtp(deps, tenant, input.email);
+    return { kind: 'resent' };
+  }
+  const db = deps.databases.aplt(tenant);
+  const failed = await recentFailedAttempts(db, input.email, OTP_ATTEMPT_WINDOW_MINUTES);
+  if (failed.count >= OTP_MAX_FAILED_ATTEMPTS) {
+    throw tooManyRequests('Too many wrong codes. Try again later.', failed.retryAfterSeconds);
+  }
+  const ok =
+    'code' in input
+      ? await consumeOtpCode(db, input.email, input.code)
+      : await consumeRecoveryCode(db, input.email, sha256(normaliseRecoveryCode(input.recovery_code)));
+  await recordOtpAttempt(db, { email: input.email, succeeded: ok, ip });
+  if (!ok) throw unauthorized('Invalid code');
+  return issueSession(deps, tenant, {
+    customerId: pending.customer_id,
+    authIdentityId: pending.auth_identity_id,
+    rememberMe: pending.remember_me,
+  });
+}
+
+export const normaliseRecoveryCode = (code: string) => code.trim().toLowerCase().replace(/\s+/g, '');

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import type { TenantRecord } from '@aplt/db';
+import { conflict, notFound, unauthorized } from '@aplt/http';
+import { verifyPassword } from '@aplt/passwords';
+import type { AuthDeps } from '../shared/deps';
+import { findIdentity } from '../shared/identity.repository';
+import { normaliseRecoveryCode, sha256 } from './customer-auth.service';
+import { findCustomer } from './customer.repository';
+import { disableTwoFactor, enableTwoFactor, findTwoFactor } from './two-factor.repository';
+
+const RECOVERY_CODE_COUNT = 8;
+const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+/** 10 characters from an unambiguous alphabet (about 49 bits), shown as xxxxx-xxxxx. */
+function recoveryCode(): string {
+  const bytes = randomBytes(10);
+  const chars = [...bytes].map((b) => ALPHABET[b % ALPHABET.length]).join('');
+  return `${chars.slice(0, 5)}-${chars.slice(5)}`;
+}
+
+async function customerEmail(deps: AuthDeps, tenant: TenantRecord, customerId: string): Promise<string> {
+  const customer = await findCustomer(deps.databases.commerce(tenant), customerId);
+  if (!customer) throw notFound('Customer not found');
+  return customer.email;
+}
+
+export async function twoFactorStatus(deps: AuthDeps, tenant: TenantRecord, customerId: string) {
+  const email = await customerEmail(deps, tenant, customerId);
+  const row = await findTwoFactor(deps.databases.aplt(tenant), email);
+  return { enabled: row?.enabled ?? false, recovery_codes_remaining: row?.enabled ? row.recoveryCodes.length : 0 };
+}
+
+/** Turns 2FA on and returns the recovery codes: the only time they exist in plain text. */
+export async function enableTwoFactorFor(deps: AuthDeps, tenant: TenantRecord, customerId: string) {
+  const email = await customerEmail(deps, tenant, customerId);
+  const db = deps.databases.aplt(tenant);
+  if ((await findTwoFactor(db, email))?.enabled) throw conflict('Two-factor authentication is already enabled');
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, recoveryCode);
+  await enableTwoFactor(db, email, codes.map((c) => sha256(normaliseRecoveryCode(c))));
+  return { enabled: true, recovery_codes: codes };
+}
+
+/** Turning 2FA off weakens the account, so it needs the password, not just a session. */
+export async function disableTwoFactorFor(deps: AuthDeps, tenant: TenantRecord, customerId: string, password: string) {
+  const email = await customerEmail(deps, tenant, customerId);
+  const identity = await findIdentity(deps.databases.commerce(tenant), email, 'emailpass');
+  if (!identity?.passwordHash || !(await verifyPassword(identity.passwordHash, password))) {
+    throw unauthorized('Invalid password');
+  }
+  await disableTwoFactor(deps.databases.aplt(tenant), email);
+  return { enabled: false };
+}
