@@ -1,4 +1,8 @@
-import type { FeatureSource } from './source';
+import { Redis } from 'ioredis';
+import { type FeatureKey, featureKeys, isFeatureKey } from './catalog';
+import { licenseChannel, type LicenseChangedMessage } from './channel';
+import { readSnapshot, writeSnapshot } from './snapshot';
+import type { FeatureSource, FeatureStatus } from './source';
 import { allFeaturesSource } from './source';
 
 /** A license client as every backend holds it: a FeatureSource plus its lifecycle. */
@@ -6,17 +10,259 @@ export interface LicenseClient extends FeatureSource {
   /** Loads snapshots and starts refreshing for the given tenants (more may be added later). */
   start(tenantIds: string[]): Promise<void>;
   close(): Promise<void>;
+  /** Fetch now (what a push does); resolves when the tenant's state is settled. */
+  refresh?(tenantId: string): Promise<void>;
+}
+
+export interface LicenseLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface LicenseClientOptions {
+  apiUrl: string;
+  cacheDir: string;
+  /** Legacy TENANT_FEATURES list; undefined when the variable is not set. */
+  envFeatures?: string | undefined;
+  refreshSeconds: number;
+  /** Redis for push invalidation; null turns push off (polling only). */
+  redis: { url: string; prefix: string } | null;
+  fetchTimeoutMs?: number;
+  logger?: LicenseLogger;
+}
+
+interface TenantState {
+  /** null: all-features mode. */
+  features: Set<FeatureKey> | null;
+  status: FeatureStatus;
+  etag: string | null;
+  inFlight: Promise<void> | null;
+  again: boolean;
+}
+
+const consoleLogger: LicenseLogger = {
+  info: () => {},
+  warn: (obj, msg) => console.warn(JSON.stringify({ level: 'warn', component: 'licensing', msg, ...obj })),
+};
+
+const apiBody = (body: unknown, revision: string | null) => {
+  const b = body as { features?: unknown };
+  if (!Array.isArray(b?.features)) throw new Error('license API answered without a features list');
+  return {
+    features: b.features.filter((f): f is FeatureKey => typeof f === 'string' && isFeatureKey(f)),
+    revision,
+  };
+};
+
+/**
+ * The real multi-tenant license client. Per tenant: snapshot (read synchronously) -> TENANT_FEATURES
+ * -> all-features mode as the starting point, then the license API replaces it and is re-asked
+ * every refresh interval and on every push. A failed fetch keeps whatever is in force, so an
+ * outage never broadens access.
+ */
+export class HttpLicenseClient implements LicenseClient {
+  private readonly states = new Map<string, TenantState>();
+  private timer: NodeJS.Timeout | null = null;
+  private sub: Redis | null = null;
+  private closed = false;
+  private readonly log: LicenseLogger;
+
+  constructor(private readonly opts: LicenseClientOptions) {
+    this.log = opts.logger ?? consoleLogger;
+  }
+
+  async start(tenantIds: string[]): Promise<void> {
+    for (const id of tenantIds) this.ensure(id);
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.refreshAll(), this.opts.refreshSeconds * 1000);
+      this.timer.unref();
+    }
+    if (this.opts.redis && !this.sub) this.subscribe(this.opts.redis);
+    await Promise.all(tenantIds.map((id) => this.refresh(id)));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.sub?.disconnect();
+    this.sub = null;
+    await Promise.allSettled([...this.states.values()].map((s) => s.inFlight));
+  }
+
+  isFeatureEnabled(tenantId: string, feature: FeatureKey): boolean {
+    const features = this.ensure(tenantId).features;
+    return features === null || features.has(feature);
+  }
+
+  enabledFeatures(tenantId: string): FeatureKey[] {
+    const features = this.ensure(tenantId).features;
+    return features === null ? [...featureKeys] : featureKeys.filter((k) => features.has(k));
+  }
+
+  status(tenantId: string): FeatureStatus {
+    return { ...this.ensure(tenantId).status };
+  }
+
+  /** Coalesces: a refresh asked for while one runs is done once more right after it. */
+  refresh(tenantId: string): Promise<void> {
+    const state = this.ensure(tenantId);
+    if (state.inFlight) {
+      state.again = true;
+      return state.inFlight;
+    }
+    state.inFlight = (async () => {
+      do {
+        state.again = false;
+        await this.fetchOnce(tenantId, state);
+      } while (state.again && !this.closed);
+    })().finally(() => {
+      state.inFlight = null;
+    });
+    return state.inFlight;
+  }
+
+  private refreshAll(): Promise<unknown> {
+    return Promise.allSettled([...this.states.keys()].map((id) => this.refresh(id)));
+  }
+
+  /** First sight of a tenant: the offline links of the fallback chain, synchronously. */
+  private ensure(tenantId: string): TenantState {
+    let state = this.states.get(tenantId);
+    if (state) return state;
+    const snapshot = readSnapshot(this.opts.cacheDir, tenantId);
+    const base = { fetchedAt: null, lastError: null };
+    if (snapshot) {
+      state = {
+        features: new Set(snapshot.features.filter(isFeatureKey)),
+        status: { ...base, source: 'snapshot', revision: snapshot.revision, fetchedAt: snapshot.fetched_at },
+        etag: snapshot.etag,
+        inFlight: null,
+        again: false,
+      };
+    } else if (this.opts.envFeatures !== undefined) {
+      const listed = this.opts.envFeatures.split(',').map((s) => s.trim());
+      state = {
+        features: new Set(listed.filter(isFeatureKey)),
+        status: { ...base, source: 'env', revision: null },
+        etag: null,
+        inFlight: null,
+        again: false,
+      };
+    } else {
+      state = {
+        features: null,
+        status: { ...allFeaturesSource.status(tenantId) },
+        etag: null,
+        inFlight: null,
+        again: false,
+      };
+    }
+    this.states.set(tenantId, state);
+    return state;
+  }
+
+  private async fetchOnce(tenantId: string, state: TenantState): Promise<void> {
+    const url = `${this.opts.apiUrl.replace(/\/$/, '')}/api/license/${encodeURIComponent(tenantId)}`;
+    try {
+      const res = await fetch(url, {
+        headers: state.etag && state.status.source === 'api' ? { 'if-none-match': state.etag } : {},
+        signal: AbortSignal.timeout(this.opts.fetchTimeoutMs ?? 5000),
+      });
+      if (res.status === 304) {
+        state.status = { ...state.status, fetchedAt: new Date().toISOString(), lastError: null };
+        return;
+      }
+      if (res.status === 404) {
+        // The API knows no licenses for this tenant: keep what is in force, do not invent a set.
+        await res.body?.cancel();
+        state.status = { ...state.status, lastError: 'tenant has no licenses in the license API' };
+        return;
+      }
+      if (!res.ok) throw new Error(`license API answered ${res.status}`);
+      const body = apiBody(await res.json(), res.headers.get('x-license-revision'));
+      const etag = res.headers.get('etag');
+      const fetchedAt = new Date().toISOString();
+      state.features = new Set(body.features);
+      state.etag = etag;
+      state.status = { source: 'api', revision: body.revision, fetchedAt, lastError: null };
+      try {
+        writeSnapshot(this.opts.cacheDir, {
+          tenant_id: tenantId,
+          features: body.features,
+          revision: body.revision,
+          etag,
+          fetched_at: fetchedAt,
+        });
+      } catch (err) {
+        this.log.warn({ tenantId, err: String(err) }, 'could not write the license snapshot');
+      }
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      state.status = { ...state.status, lastError: `license API unreachable: ${message}` };
+      this.log.warn(
+        { tenantId, url, err: message, source: state.status.source },
+        'license API unreachable; keeping the last known feature set',
+      );
+    }
+  }
+
+  private subscribe(redis: { url: string; prefix: string }): void {
+    const channel = licenseChannel(redis.prefix);
+    // ioredis reconnects with backoff and re-subscribes on its own; 'ready' after a reconnect
+    // also refreshes everything, because a message may have been missed while the link was down.
+    const sub = new Redis(redis.url, {
+      maxRetriesPerRequest: null,
+      connectionName: `license-client-${process.pid}`,
+      retryStrategy: (times) => Math.min(times * 100, 2000),
+    });
+    let connectedBefore = false;
+    sub.on('error', (err: Error) => this.log.warn({ err: err.message }, 'license push channel error'));
+    sub.on('ready', () => {
+      if (connectedBefore) void this.refreshAll();
+      connectedBefore = true;
+    });
+    sub.on('message', (_channel: string, raw: string) => {
+      let msg: LicenseChangedMessage;
+      try {
+        msg = JSON.parse(raw) as LicenseChangedMessage;
+      } catch {
+        return;
+      }
+      if (msg.tenant_id === '*') void this.refreshAll();
+      else if (this.states.has(msg.tenant_id)) void this.refresh(msg.tenant_id);
+    });
+    sub.subscribe(channel).catch((err: Error) => this.log.warn({ err: err.message }, 'subscribe failed'));
+    this.sub = sub;
+  }
+
+  /** For tests of reconnecting: the subscriber connection's name in CLIENT LIST. */
+  get subscriberConnection(): Redis | null {
+    return this.sub;
+  }
 }
 
 /**
- * Builds the backend's license client from LICENSE_API_URL, TENANT_FEATURES and the snapshot
- * directory. Until the access service's license API exists this is all-features mode, the last
- * link of the spec's fallback chain.
+ * Builds the backend's license client from LICENSE_API_URL, TENANT_FEATURES, LICENSE_CACHE_DIR,
+ * LICENSE_REFRESH_SECONDS and (for push) REDIS_URL/REDIS_PREFIX; LICENSE_PUSH=false turns push off.
  */
 export function createLicenseClientFromEnv(
-  _env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined> = process.env,
+  opts: { logger?: LicenseLogger } = {},
 ): LicenseClient {
-  return { ...allFeaturesSource, start: async () => {}, close: async () => {} };
+  const v = (key: string) => (env[key] === '' ? undefined : env[key]);
+  const push = !['false', '0', 'no'].includes(v('LICENSE_PUSH') ?? 'true');
+  return new HttpLicenseClient({
+    apiUrl: v('LICENSE_API_URL') ?? 'http://127.0.0.1:3334',
+    cacheDir: v('LICENSE_CACHE_DIR') ?? '.cache',
+    envFeatures: v('TENANT_FEATURES'),
+    refreshSeconds: Number(v('LICENSE_REFRESH_SECONDS') ?? 60),
+    redis: push
+      ? { url: v('REDIS_URL') ?? 'redis://127.0.0.1:6379', prefix: v('REDIS_PREFIX') ?? 'aplt' }
+      : null,
+    fetchTimeoutMs: Number(v('LICENSE_FETCH_TIMEOUT_MS') ?? 5000),
+    ...(opts.logger ? { logger: opts.logger } : {}),
+  });
 }
 
 /** A client that allows everything and never calls out: for tests that are not about licensing. */

@@ -9,4 +9,14 @@ export {
 } from './catalog';
 export { routeFeatures, featureForPath } from './route-features';
 export { type FeatureSource, type FeatureStatus, allFeaturesSource, staticFeatureSource } from './source';
-export { createLicenseClientFromEnv, allFeaturesClient, type LicenseClient } from './client';
+export {
+  createLicenseClientFromEnv,
+  allFeaturesClient,
+  HttpLicenseClient,
+  type LicenseClient,
+  type LicenseClientOptions,
+  type LicenseLogger,
+} from './client';
+export { LICENSE_CHANGED_CHANNEL, licenseChannel, type LicenseChangedMessage } from './channel';
+export { readSnapshot, writeSnapshot, snapshotPath, type Snapshot } from './snapshot';
+export { storefrontFeatures, type StorefrontFeatures } from './storefront';

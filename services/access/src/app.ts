@@ -1,13 +1,27 @@
 import { type Kysely, type TenantRegistry } from '@aplt/db';
-import { createApp, pingPg } from '@aplt/http';
+import { type App, createApp, pingPg } from '@aplt/http';
+import type { Redis } from 'ioredis';
+import { authRoutes } from './auth/auth.routes';
+import { csrfCheck } from './auth/guards';
+import { type OtpChannel, otpChannelFromConfig } from './auth/otp-channel';
 import type { Config } from './config';
+import { IdentityCache } from './forward-auth/identity-cache';
+import { DecisionMetrics } from './forward-auth/metrics';
+import { validateRoutes } from './forward-auth/validate.routes';
+import { Whitelist } from './forward-auth/whitelist';
+import { noPublisher, redisLicensePublisher } from './licensing/license-events';
+import { licenseRoutes } from './licensing/license.routes';
+
+export type AccessApp = App;
 
 export interface Deps {
   db: Kysely<any>;
   registry: TenantRegistry;
+  /** Publishes license changes (push invalidation); without it clients converge by polling. */
+  redis?: Redis | null;
+  /** Second-factor channel; by default from ACCESS_OTP_CHANNEL. */
+  otp?: OtpChannel;
 }
-
-const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /** Builds the access service; never listens. */
 export async function buildApp(deps: Deps, config: Config) {
@@ -18,11 +32,29 @@ export async function buildApp(deps: Deps, config: Config) {
     trustedProxies: config.TRUSTED_PROXIES,
   });
   app.addReadinessCheck('access-db', () => pingPg(deps.db));
+  app.decorateRequest('identity', null);
+  app.addHook('preHandler', csrfCheck);
 
-  // Forward-auth endpoint. Until users and sessions exist, only the machine itself is allowed.
-  app.get('/api/validate', { config: { tenant: false } }, async (request, reply) => {
-    if (loopback.has(request.ip)) return reply.status(204).header('x-auth-via', 'loopback').send();
-    return reply.status(401).send({ type: 'unauthorized', message: 'Access denied', ip: request.ip });
-  });
+  const identities = new IdentityCache(deps.db, config.ACCESS_CACHE_SECONDS * 1000);
+  const whitelist = new Whitelist(
+    deps.db,
+    config.ACCESS_STATIC_WHITELIST,
+    config.ACCESS_CACHE_SECONDS * 1000,
+  );
+  const metrics = new DecisionMetrics();
+  const publisher =
+    deps.redis && config.LICENSE_PUSH ? redisLicensePublisher(deps.redis, config.REDIS_PREFIX) : noPublisher;
+  const otp = deps.otp ?? otpChannelFromConfig(config);
+
+  await validateRoutes(app, { db: deps.db, config, whitelist, identities, metrics });
+  await authRoutes(app, { db: deps.db, config, otp, identities });
+  await licenseRoutes(app, { db: deps.db, registry: deps.registry, publisher, identities, log: app.log });
+  app.decorate('accessMetrics', metrics);
   return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    accessMetrics: DecisionMetrics;
+  }
 }

@@ -1,14 +1,18 @@
 import { pgAddressFromEnv } from '@aplt/config';
 import { createPgDb } from '@aplt/db';
 import { runService, tenantContextFromEnv } from '@aplt/http';
+import { Redis } from 'ioredis';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 
 const config = loadConfig();
 const db = createPgDb({ ...pgAddressFromEnv(config), database: config.PG_DB });
 const ctx = tenantContextFromEnv();
-const app = await buildApp({ db, registry: ctx.registry }, config);
+const redis = config.LICENSE_PUSH ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 }) : null;
+redis?.on('error', () => {});
+const app = await buildApp({ db, registry: ctx.registry, redis }, config);
 app.addHook('onClose', async () => {
+  redis?.disconnect();
   await ctx.close();
   await db.destroy();
 });

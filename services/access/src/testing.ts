@@ -1,19 +1,34 @@
 import type { TenantRegistry } from '@aplt/db';
 import { createTestPgDatabase } from '@aplt/testing';
+import type { Redis } from 'ioredis';
 import { buildApp } from './app';
+import type { OtpChannel } from './auth/otp-channel';
 import { loadConfig } from './config';
 
 /**
  * The access app as other services' end-to-end tests put it in front of themselves, on its own
  * fresh access database. Requests from 127.0.0.1 pass forward auth (loopback is whitelisted by
  * configuration); act as another client with `localAddress: '127.0.0.2'`.
+ * `extra.redis` turns on license push; `extra.otp` replaces the second-factor channel.
  */
 export async function createAccessAppForTest(
   registry: TenantRegistry,
   env: Record<string, string | undefined> = {},
+  extra: { redis?: Redis; otp?: OtpChannel } = {},
 ) {
   const accessDb = await createTestPgDatabase('access');
-  const app = await buildApp({ db: accessDb.db, registry }, loadConfig({ LOG_LEVEL: 'silent', ...env }));
+  const app = await buildApp(
+    { db: accessDb.db, registry, ...extra },
+    loadConfig({ LOG_LEVEL: 'silent', ACCESS_CAPTCHA_MAX_NUMBER: '2000', ...env }),
+  );
+  app.decorate('accessDb', accessDb.db);
   app.addHook('onClose', () => accessDb.drop());
   return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Only on apps from createAccessAppForTest: the private access database. */
+    accessDb?: import('@aplt/db').Kysely<any>;
+  }
 }

@@ -1,5 +1,6 @@
 import { createApp, type TenantServiceDeps } from '@aplt/http';
 import type { Config } from './config';
+import { featuresRoutes } from './features/features.routes';
 
 export type Deps = Pick<TenantServiceDeps, 'registry' | 'databases' | 'licenses'>;
 
@@ -20,5 +21,6 @@ export async function buildApp(deps: Deps, config: Config) {
     service: 'admin',
     tenant: { id: request.tenant.id, kind: request.tenant.kind, name: request.tenant.name },
   }));
+  await featuresRoutes(app);
   return app;
 }

@@ -1,0 +1,38 @@
+/** JSON for an inline script: `<` escaped so no value can close the script element. */
+const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
+
+/**
+ * The login page: one self-contained document. Its script solves the proof-of-work CAPTCHA with
+ * WebCrypto, then walks the steps password -> one-time code -> (forced password change) and goes
+ * to the checked return URL.
+ */
+export function loginPage(opts: { csrf: string; returnTo: string | null }): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Sign in</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;background:#f4f5f7;display:grid;place-items:center;min-height:100vh;margin:0}form{background:#fff;padding:2rem;border-radius:12px;box-shadow:0 2px 12px #0001;width:22rem;display:grid;gap:.6rem}input{font:inherit;padding:.45rem;border:1px solid #ccd;border-radius:6px}button{font:inherit;padding:.5rem;background:#1f4fd8;color:#fff;border:0;border-radius:6px}[hidden]{display:none!important}#msg{color:#b00020;min-height:1.5em}</style></head>
+<body><main>
+<form id="f-login"><h1>Sign in</h1>
+<label>E-mail <input id="email" name="email" type="email" autocomplete="username" required></label>
+<label>Password <input id="password" name="password" type="password" autocomplete="current-password" required></label>
+<label><input id="trust" type="checkbox"> Trust this device for 30 days</label>
+<button id="login-btn" type="submit">Continue</button></form>
+<form id="f-otp" hidden><h1>Enter your code</h1><p id="otp-info"></p>
+<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required>
+<button id="otp-btn" type="submit">Verify</button></form>
+<form id="f-change" hidden><h1>Choose a new password</h1><p>Your password has expired.</p>
+<input id="new-password" type="password" autocomplete="new-password" required>
+<button id="change-btn" type="submit">Save and sign in</button></form>
+<p id="msg" role="alert"></p></main>
+<script>
+const csrf=${scriptJson(opts.csrf)}, returnTo=${scriptJson(opts.returnTo)};
+let challengeId=null;
+const $=(id)=>document.getElementById(id), msg=(t)=>{$('msg').textContent=t||''};
+async function post(path, body){const r=await fetch(path,{method:'POST',headers:{'content-type':'application/json','x-csrf-token':csrf},body:JSON.stringify(body),credentials:'same-origin'});const j=await r.json().catch(()=>({}));if(!r.ok)throw new Error(j.message||('HTTP '+r.status));return j;}
+async function sha256hex(s){const b=await crypto.subtle.digest('SHA-256',new TextEncoder().encode(s));return [...new Uint8Array(b)].map(x=>x.toString(16).padStart(2,'0')).join('');}
+async function solve(){const c=await (await fetch('/api/auth/captcha',{credentials:'same-origin'})).json();for(let n=0;n<=c.maxnumber;n++){if(await sha256hex(c.salt+n)===c.challenge)return {algorithm:c.algorithm,challenge:c.challenge,salt:c.salt,signature:c.signature,number:n};}throw new Error('CAPTCHA failed');}
+function done(j){location.href=j.redirect;}
+function show(id){for(const f of ['f-login','f-otp','f-change'])$(f).hidden=f!==id;}
+$('f-login').onsubmit=async(e)=>{e.preventDefault();msg('Checking you are human…');try{const captcha=await solve();const j=await post('/api/auth/login',{email:$('email').value,password:$('password').value,captcha,trust_device:$('trust').checked});challengeId=j.challenge_id;$('otp-info').textContent='We sent a code by '+j.channel+'.';show('f-otp');msg('');}catch(err){msg(err.message)}};
+$('f-otp').onsubmit=async(e)=>{e.preventDefault();try{const j=await post('/api/auth/verify',{challenge_id:challengeId,code:$('code').value.trim(),return_to:returnTo});if(j.step==='change_password'){show('f-change');msg('');}else done(j);}catch(err){msg(err.message)}};
+$('f-change').onsubmit=async(e)=>{e.preventDefault();try{done(await post('/api/auth/change-password',{challenge_id:challengeId,new_password:$('new-password').value,return_to:returnTo}));}catch(err){msg(err.message)}};
+</script></body></html>`;
+}

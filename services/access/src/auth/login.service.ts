@@ -1,0 +1,267 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from '@aplt/db';
+import { badRequest, HttpError, tooManyRequests, unauthorized, unprocessable } from '@aplt/http';
+import { hashPassword, verifyPassword } from '@aplt/passwords';
+import type { Config } from '../config';
+import type { AccessDb } from '../db';
+import { type CaptchaSolution, verifySolution } from './captcha';
+import type { OtpChannel } from './otp-channel';
+import { complexityProblems, isExpired, reusesHistory } from './password-policy';
+import { insertDeviceToken, insertSession } from './session.repository';
+import * as throttle from './throttle.repository';
+import { newOtpCode, newToken, tokenHash } from './tokens';
+import * as users from './user.repository';
+
+export interface LoginDeps {
+  db: AccessDb;
+  config: Config;
+  otp: OtpChannel;
+}
+
+const keysFor = (email: string, ip: string) => [`acct:${email.toLowerCase()}`, `ip:${ip}`];
+const limitsOf = (c: Config) => ({
+  max: c.ACCESS_MAX_FAILURES,
+  windowSeconds: c.ACCESS_FAILURE_WINDOW_SECONDS,
+  banSeconds: c.ACCESS_BAN_SECONDS,
+});
+
+async function assertNotBanned(deps: LoginDeps, keys: string[]): Promise<void> {
+  const left = await throttle.banSecondsLeft(deps.db, keys);
+  if (left > 0) throw tooManyRequests(`Too many failed attempts; try again in ${left} seconds`, left);
+}
+
+// A fixed hash to verify against when the account does not exist, so timing does not reveal it.
+let dummyHash: Promise<string> | null = null;
+
+/** Step 1: CAPTCHA, e-mail and password; on success a one-time code goes out over the channel. */
+export async function startLogin(
+  deps: LoginDeps,
+  input: { email: string; password: string; captcha: CaptchaSolution; trust_device?: boolean | undefined },
+  ip: string,
+) {
+  const keys = keysFor(input.email, ip);
+  await assertNotBanned(deps, keys);
+  const verdict = await verifySolution(deps.db, deps.config.ACCESS_CAPTCHA_SECRET, input.captcha);
+  if (verdict !== 'ok')
+    throw badRequest(`CAPTCHA ${verdict === 'invalid' ? 'not solved' : verdict}`, { captcha: verdict });
+  const user = await users.findUserByEmail(deps.db, input.email);
+  dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
+  const ok = user
+    ? !user.disabled && (await verifyPassword(user.password_hash, input.password))
+    : (await verifyPassword(await dummyHash, input.password)) && false;
+  if (!user || !ok) {
+    await throttle.recordFailure(deps.db, keys, limitsOf(deps.config));
+    throw unauthorized('Invalid e-mail or password');
+  }
+  const code = newOtpCode();
+  const id = newToken();
+  await deps.db
+    .insertInto('access_login_challenges')
+    .values({
+      id: tokenHash(id),
+      user_id: user.id,
+      code_hash: tokenHash(`${id}:${code}`),
+      channel: deps.otp.name,
+      trust_device: input.trust_device ?? false,
+      ip,
+      expires_at: sql`now() + make_interval(secs => ${deps.config.ACCESS_OTP_TTL_SECONDS})`,
+    })
+    .execute();
+  try {
+    await deps.otp.send(user.email, code);
+  } catch (err) {
+    throw new HttpError(
+      502,
+      'unexpected_state',
+      'The one-time code could not be delivered; try again later',
+      {
+        channel: deps.otp.name,
+        cause: String(err instanceof Error ? err.message : err),
+      },
+    );
+  }
+  return {
+    step: 'otp' as const,
+    challenge_id: id,
+    channel: deps.otp.name,
+    expires_in: deps.config.ACCESS_OTP_TTL_SECONDS,
+  };
+}
+
+interface ChallengeRow {
+  id: string;
+  user_id: number;
+  code_hash: string;
+  trust_device: boolean;
+  attempts: number;
+}
+
+async function liveChallenge(
+  deps: LoginDeps,
+  id: string,
+  state: 'otp' | 'change_password',
+): Promise<ChallengeRow> {
+  const row = await deps.db
+    .selectFrom('access_login_challenges')
+    .selectAll()
+    .where('id', '=', tokenHash(id))
+    .where('state', '=', state)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  if (!row) throw unauthorized('This sign-in has expired or is unknown; start again');
+  return row as ChallengeRow;
+}
+
+export interface IssuedLogin {
+  sessionToken: string;
+  deviceToken: string | null;
+  email: string;
+}
+
+async function issue(
+  deps: LoginDeps,
+  challenge: { id: string; user_id: number; trust_device: boolean },
+  ip: string,
+  userAgent: string | undefined,
+): Promise<IssuedLogin> {
+  const sessionToken = newToken();
+  const deviceToken = challenge.trust_device ? newToken() : null;
+  const user = await users.findUserById(deps.db, challenge.user_id);
+  await deps.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('access_login_challenges')
+      .set({ state: 'done' })
+      .where('id', '=', challenge.id)
+      .execute();
+    await insertSession(trx, {
+      id: tokenHash(sessionToken),
+      userId: challenge.user_id,
+      ip,
+      userAgent,
+      hours: deps.config.ACCESS_SESSION_HOURS,
+    });
+    if (deviceToken)
+      await insertDeviceToken(trx, {
+        id: tokenHash(deviceToken),
+        userId: challenge.user_id,
+        label: userAgent?.slice(0, 200),
+        days: deps.config.ACCESS_DEVICE_TOKEN_DAYS,
+      });
+  });
+  return { sessionToken, deviceToken, email: user!.email };
+}
+
+/** Step 2: the one-time code. Then either a session, or a forced password change first. */
+export async function verifyCode(
+  deps: LoginDeps,
+  input: { challenge_id: string; code: string },
+  ip: string,
+  userAgent: string | undefined,
+): Promise<
+  | { step: 'change_password'; challenge_id: string; problems: string[] }
+  | { step: 'done'; issued: IssuedLogin }
+> {
+  const challenge = await liveChallenge(deps, input.challenge_id, 'otp');
+  const user = await users.findUserById(deps.db, challenge.user_id);
+  const keys = keysFor(user!.email, ip);
+  await assertNotBanned(deps, keys);
+  if (challenge.attempts >= 5) throw unauthorized('Too many wrong codes; start again');
+  if (tokenHash(`${input.challenge_id}:${input.code}`) !== challenge.code_hash) {
+    await deps.db
+      .updateTable('access_login_challenges')
+      .set({ attempts: sql`attempts + 1` })
+      .where('id', '=', challenge.id)
+      .execute();
+    await throttle.recordFailure(deps.db, keys, limitsOf(deps.config));
+    throw unauthorized('Wrong one-time code');
+  }
+  await throttle.clearFailures(deps.db, [keys[0]!]);
+  if (
+    user!.must_change_password ||
+    isExpired(user!.password_changed_at, deps.config.ACCESS_PASSWORD_MAX_AGE_DAYS)
+  ) {
+    await deps.db
+      .updateTable('access_login_challenges')
+      .set({ state: 'change_password' })
+      .where('id', '=', challenge.id)
+      .execute();
+    return { step: 'change_password', challenge_id: input.challenge_id, problems: ['password expired'] };
+  }
+  return { step: 'done', issued: await issue(deps, challenge, ip, userAgent) };
+}
+
+/** Complexity and history rules; stores the new hash and its history entry. */
+export async function changePassword(deps: LoginDeps, userId: number, newPassword: string): Promise<void> {
+  const problems = complexityProblems(newPassword);
+  if (problems.length) throw unprocessable(`Password needs ${problems.join(', ')}`, { problems });
+  const user = await users.findUserById(deps.db, userId);
+  const history = await users.recentPasswordHashes(deps.db, userId, deps.config.ACCESS_PASSWORD_HISTORY);
+  if (await reusesHistory(newPassword, [user!.password_hash, ...history]))
+    throw unprocessable(
+      `Password was used recently; the last ${deps.config.ACCESS_PASSWORD_HISTORY} cannot be reused`,
+      {
+        problems: ['reused'],
+      },
+    );
+  await users.setPassword(deps.db, userId, await hashPassword(newPassword));
+}
+
+/** Forced change during login (expired password): then the session is issued. */
+export async function completePasswordChange(
+  deps: LoginDeps,
+  input: { challenge_id: string; new_password: string },
+  ip: string,
+  userAgent: string | undefined,
+): Promise<IssuedLogin> {
+  const challenge = await liveChallenge(deps, input.challenge_id, 'change_password');
+  await changePassword(deps, challenge.user_id, input.new_password);
+  return issue(deps, challenge, ip, userAgent);
+}
+
+/** The CLI's and the seed's way in: policy-checked, history started. */
+export async function createUser(
+  deps: Pick<LoginDeps, 'db'>,
+  input: { email: string; password: string; roles: string[]; tenantId?: string | null },
+) {
+  const problems = complexityProblems(input.password);
+  if (problems.length) throw unprocessable(`Password needs ${problems.join(', ')}`, { problems });
+  const hash = await hashPassword(input.password);
+  return deps.db.transaction().execute(async (trx) => {
+    const user = await users.insertUser(trx, {
+      email: input.email,
+      passwordHash: hash,
+      roles: input.roles,
+      tenantId: input.tenantId ?? null,
+    });
+    await trx
+      .insertInto('access_password_history')
+      .values({ user_id: user.id, password_hash: hash })
+      .execute();
+    return user;
+  });
+}
+
+export async function unban(
+  db: AccessDb,
+  target: { email?: string | undefined; ip?: string | undefined },
+): Promise<number> {
+  const keys = [
+    ...(target.email ? [`acct:${target.email.toLowerCase()}`] : []),
+    ...(target.ip ? [`ip:${target.ip}`] : []),
+  ];
+  if (!keys.length) throw badRequest('Give email or ip to unban');
+  return throttle.clearFailures(db, keys);
+}
+
+/** A signed-in user changing their own password: the current one proves it is them. */
+export async function changeOwnPassword(
+  deps: LoginDeps,
+  identity: { userId: number },
+  currentPassword: string,
+  newPassword: string,
+): Promise<void> {
+  const user = await users.findUserById(deps.db, identity.userId);
+  if (!user || !(await verifyPassword(user.password_hash, currentPassword)))
+    throw unauthorized('Current password is wrong');
+  await changePassword(deps, identity.userId, newPassword);
+}

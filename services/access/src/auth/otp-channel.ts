@@ -1,0 +1,55 @@
+import nodemailer from 'nodemailer';
+import type { Config } from '../config';
+
+/** Delivers a one-time code; the login fails clearly when the channel does. */
+export interface OtpChannel {
+  name: 'email' | 'webhook';
+  send(to: string, code: string): Promise<void>;
+}
+
+export function emailChannel(config: Config): OtpChannel {
+  const transport = nodemailer.createTransport({
+    host: config.SMTP_HOST,
+    port: config.SMTP_PORT,
+    secure: false,
+    requireTLS: config.SMTP_REQUIRE_TLS,
+    tls: { rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED },
+    ...(config.SMTP_USER ? { auth: { user: config.SMTP_USER, pass: config.MAIL_PASSWORD ?? '' } } : {}),
+  });
+  return {
+    name: 'email',
+    async send(to, code) {
+      await transport.sendMail({
+        from: { name: config.MAIL_FROM_NAME, address: config.MAIL_FROM_ADDRESS },
+        to,
+        subject: `Your sign-in code: ${code}`,
+        text: `Your one-time sign-in code is ${code}.\nIt expires in ${Math.round(config.ACCESS_OTP_TTL_SECONDS / 60)} minutes. If you did not try to sign in, ignore this message.`,
+      });
+    },
+  };
+}
+
+/** Posts {email, code, expires_in} to a messaging gateway (chat bot, SMS bridge). */
+export function webhookChannel(url: string, ttlSeconds: number): OtpChannel {
+  return {
+    name: 'webhook',
+    async send(to, code) {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: to, code, expires_in: ttlSeconds }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (!res.ok) throw new Error(`OTP webhook answered ${res.status}`);
+    },
+  };
+}
+
+export function otpChannelFromConfig(config: Config): OtpChannel {
+  if (config.ACCESS_OTP_CHANNEL === 'webhook') {
+    if (!config.ACCESS_OTP_WEBHOOK_URL)
+      throw new Error('ACCESS_OTP_WEBHOOK_URL is required for the webhook channel');
+    return webhookChannel(config.ACCESS_OTP_WEBHOOK_URL, config.ACCESS_OTP_TTL_SECONDS);
+  }
+  return emailChannel(config);
+}

@@ -1,0 +1,62 @@
+import { sql } from '@aplt/db';
+import type { Executor } from '../db';
+
+export interface UserRow {
+  id: number;
+  email: string;
+  password_hash: string;
+  roles: string[];
+  tenant_id: string | null;
+  password_changed_at: Date;
+  must_change_password: boolean;
+  disabled: boolean;
+}
+
+export const findUserByEmail = (db: Executor, email: string) =>
+  db
+    .selectFrom('access_users')
+    .selectAll()
+    .where('email', '=', email.toLowerCase())
+    .executeTakeFirst() as Promise<UserRow | undefined>;
+
+export const findUserById = (db: Executor, id: number) =>
+  db.selectFrom('access_users').selectAll().where('id', '=', id).executeTakeFirst() as Promise<
+    UserRow | undefined
+  >;
+
+export async function insertUser(
+  db: Executor,
+  user: { email: string; passwordHash: string; roles: string[]; tenantId?: string | null },
+): Promise<UserRow> {
+  return (await db
+    .insertInto('access_users')
+    .values({
+      email: user.email.toLowerCase(),
+      password_hash: user.passwordHash,
+      roles: sql`${sql.val(user.roles)}::text[]`,
+      tenant_id: user.tenantId ?? null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()) as UserRow;
+}
+
+export async function setPassword(db: Executor, userId: number, hash: string): Promise<void> {
+  await db
+    .updateTable('access_users')
+    .set({ password_hash: hash, password_changed_at: sql`now()`, must_change_password: false })
+    .where('id', '=', userId)
+    .execute();
+  await db.insertInto('access_password_history').values({ user_id: userId, password_hash: hash }).execute();
+}
+
+export const recentPasswordHashes = async (db: Executor, userId: number, limit: number) =>
+  (
+    await db
+      .selectFrom('access_password_history')
+      .select('password_hash')
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute()
+  ).map((r) => r.password_hash as string);

@@ -1,0 +1,55 @@
+import type { AccessDb } from '../db';
+import { type Identity, liveDeviceToken, liveSession } from '../auth/session.repository';
+import { tokenHash } from '../auth/tokens';
+
+interface Entry {
+  identity: Identity | null;
+  until: number;
+}
+
+/**
+ * Session and device-token lookups for /api/validate, cached briefly in memory: forward auth runs
+ * on every request, and a query each time would make the proxy as slow as Postgres. Revocations
+ * through this service drop the entry at once; the TTL bounds staleness for everything else.
+ */
+export class IdentityCache {
+  private readonly sessions = new Map<string, Entry>();
+  private readonly devices = new Map<string, Entry>();
+
+  constructor(
+    private readonly db: AccessDb,
+    private readonly ttlMs: number,
+  ) {}
+
+  session(token: string): Promise<Identity | null> {
+    return this.lookup(this.sessions, tokenHash(token), (id) => liveSession(this.db, id));
+  }
+
+  device(token: string): Promise<Identity | null> {
+    return this.lookup(this.devices, tokenHash(token), (id) => liveDeviceToken(this.db, id));
+  }
+
+  forget(id: string): void {
+    this.sessions.delete(id);
+    this.devices.delete(id);
+  }
+
+  forgetUser(userId: number): void {
+    for (const map of [this.sessions, this.devices])
+      for (const [k, v] of map) if (v.identity?.userId === userId) map.delete(k);
+  }
+
+  private async lookup(
+    map: Map<string, Entry>,
+    id: string,
+    load: (id: string) => Promise<Identity | undefined>,
+  ): Promise<Identity | null> {
+    const now = Date.now();
+    const hit = map.get(id);
+    if (hit && hit.until > now) return hit.identity;
+    const identity = (await load(id)) ?? null;
+    if (map.size > 50_000) map.clear();
+    map.set(id, { identity, until: now + this.ttlMs });
+    return identity;
+  }
+}

@@ -1,0 +1,49 @@
+import type { Identity } from '../auth/session.repository';
+import type { IdentityCache } from './identity-cache';
+import type { Whitelist } from './whitelist';
+
+export type Decision =
+  | { allow: true; via: 'whitelist' | 'session' | 'device'; identity: Identity | null }
+  | { allow: false; reason: 'no_credentials' | 'invalid_session' | 'invalid_device' };
+
+/** Whitelist first (no cookie needed), then the session, then the device token. */
+export async function decide(
+  deps: { whitelist: Whitelist; identities: IdentityCache },
+  input: { ip: string; sessionToken: string | undefined; deviceToken: string | undefined },
+): Promise<Decision> {
+  if (await deps.whitelist.allows(input.ip)) return { allow: true, via: 'whitelist', identity: null };
+  let reason: 'no_credentials' | 'invalid_session' | 'invalid_device' = 'no_credentials';
+  if (input.sessionToken) {
+    const identity = await deps.identities.session(input.sessionToken);
+    if (identity) return { allow: true, via: 'session', identity };
+    reason = 'invalid_session';
+  }
+  if (input.deviceToken) {
+    const identity = await deps.identities.device(input.deviceToken);
+    if (identity) return { allow: true, via: 'device', identity };
+    reason = 'invalid_device';
+  }
+  return { allow: false, reason };
+}
+
+export type Negotiated = 'json' | 'page' | 'redirect' | 'see_other';
+
+/**
+ * Like Authelia: XHR/fetch and clients that do not accept HTML get JSON; a browser navigation
+ * with GET/HEAD gets the page (or a 302 to login, by configuration); other methods a 303.
+ */
+export function negotiate(
+  headers: {
+    accept?: string | undefined;
+    xRequestedWith?: string | undefined;
+    secFetchMode?: string | undefined;
+  },
+  method: string,
+  mode: 'page' | 'redirect',
+): Negotiated {
+  const xhr = headers.xRequestedWith?.toLowerCase() === 'xmlhttprequest';
+  const fetchApi = headers.secFetchMode !== undefined && headers.secFetchMode !== 'navigate';
+  if (xhr || fetchApi || !(headers.accept ?? '').includes('text/html')) return 'json';
+  if (method === 'GET' || method === 'HEAD') return mode === 'page' ? 'page' : 'redirect';
+  return 'see_other';
+}

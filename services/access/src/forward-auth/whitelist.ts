@@ -1,0 +1,62 @@
+import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import type { AccessDb } from '../db';
+
+function parseCidr(cidr: string): { net: string; prefix: number; type: 'ipv4' | 'ipv6' } | null {
+  const [net = '', bits] = cidr.trim().split('/');
+  const type = isIPv4(net) ? 'ipv4' : isIPv6(net) ? 'ipv6' : null;
+  if (!type) return null;
+  const prefix = bits === undefined ? (type === 'ipv4' ? 32 : 128) : Number(bits);
+  if (!Number.isInteger(prefix) || prefix < 0 || prefix > (type === 'ipv4' ? 32 : 128)) return null;
+  return { net, prefix, type };
+}
+
+export const isValidCidr = (cidr: string) => parseCidr(cidr) !== null;
+
+/** IPv4-mapped IPv6 (::ffff:1.2.3.4) is the IPv4 client it wraps. */
+export function normalizeIp(ip: string): string {
+  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  return m ? m[1]! : ip;
+}
+
+/**
+ * The static ranges from configuration merged with the whitelist table, held in memory and
+ * reloaded at most every `ttlMs` (and at once after a change), so a check costs no query.
+ */
+export class Whitelist {
+  private list = new BlockList();
+  private loadedAt = 0;
+  private loading: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: AccessDb,
+    private readonly staticRanges: string[],
+    private readonly ttlMs: number,
+  ) {}
+
+  invalidate(): void {
+    this.loadedAt = 0;
+  }
+
+  async allows(ip: string): Promise<boolean> {
+    if (Date.now() - this.loadedAt > this.ttlMs) await this.reload();
+    const addr = normalizeIp(ip);
+    const type = isIPv4(addr) ? 'ipv4' : isIPv6(addr) ? 'ipv6' : null;
+    return type !== null && this.list.check(addr, type);
+  }
+
+  private reload(): Promise<void> {
+    this.loading ??= (async () => {
+      const rows = await this.db.selectFrom('access_ip_whitelist').select(['cidr']).execute();
+      const next = new BlockList();
+      for (const cidr of [...this.staticRanges, ...rows.map((r) => String(r.cidr))]) {
+        const p = parseCidr(cidr);
+        if (p) next.addSubnet(p.net, p.prefix, p.type);
+      }
+      this.list = next;
+      this.loadedAt = Date.now();
+    })().finally(() => {
+      this.loading = null;
+    });
+    return this.loading;
+  }
+}
