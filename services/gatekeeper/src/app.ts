@@ -1,5 +1,6 @@
 import { createApp, type TenantServiceDeps } from '@aplt/http';
 import type { Config } from './config';
+import { gatekeeperRoutes } from './gatekeeper.routes';
 
 export type Deps = Pick<TenantServiceDeps, 'registry' | 'databases' | 'licenses'>;
 
@@ -14,5 +15,6 @@ export async function buildApp(deps: Deps, config: Config) {
     licenses: deps.licenses,
     jwtSecret: config.JWT_SECRET,
   });
+  gatekeeperRoutes(app, { databases: deps.databases, trustedProxies: config.TRUSTED_PROXIES });
   return app;
 }
