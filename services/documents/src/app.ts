@@ -1,5 +1,14 @@
 import { createApp, type TenantServiceDeps } from '@aplt/http';
+import { registerChainRoutes } from './chain/chain.routes';
 import type { Config } from './config';
+import { registerInvoiceRoutes } from './invoices/invoice.routes';
+import { registerOrderRoutes } from './orders/order.routes';
+import { registerPaymentRoutes } from './payments/payment.routes';
+import { registerQuotationRoutes } from './quotations/quotation.routes';
+import { registerReportRoutes } from './reports/report.routes';
+import type { DocumentsContext } from './shared/context';
+import { registerCustomerPortalRoutes } from './store/customer-portal.routes';
+import { registerStoreQuotationRoutes } from './store/store-quotation.routes';
 
 export type Deps = Pick<TenantServiceDeps, 'registry' | 'databases' | 'licenses'>;
 
@@ -14,5 +23,15 @@ export async function buildApp(deps: Deps, config: Config) {
     licenses: deps.licenses,
     jwtSecret: config.JWT_SECRET,
   });
+  const ctx: DocumentsContext = { databases: deps.databases, config };
+  registerQuotationRoutes(app, ctx);
+  registerOrderRoutes(app, ctx);
+  registerInvoiceRoutes(app, ctx);
+  registerPaymentRoutes(app, ctx);
+  registerChainRoutes(app, ctx);
+  registerReportRoutes(app, ctx);
+  registerStoreQuotationRoutes(app, ctx);
+  registerCustomerPortalRoutes(app, ctx);
+  await app.register(import('./output/output.routes'), { databases: deps.databases });
   return app;
 }

@@ -1,0 +1,78 @@
+import type { Kysely } from '@aplt/db';
+import { notFound } from '@aplt/http';
+import { invoiceState } from '../invoices/invoice.service';
+import { isoDate } from '../shared/context';
+import { describeDocuments, findByNumber } from './chain.repository';
+import { type DocType, relationsTouching } from './relation.repository';
+
+const order: DocType[] = ['quotation', 'order', 'proforma', 'invoice', 'credit_note', 'payment'];
+
+/**
+ * The whole chain around one document: walks the relation graph in both directions until no new
+ * document appears (quotation -> order -> invoices -> credit notes, payments), whichever
+ * document it starts from.
+ */
+export async function documentChain(
+  db: Kysely<any>,
+  start: { type?: DocType; id?: number; number?: string },
+) {
+  let root: { type: DocType; id: string } | undefined;
+  if (start.number) root = await findByNumber(db, start.number);
+  else if (start.type && start.id) root = { type: start.type, id: String(start.id) };
+  if (!root) throw notFound('Document not found');
+  const [exists] = await describeDocuments(db, root.type, [root.id]);
+  if (
+    !exists ||
+    ((root.type === 'invoice' || root.type === 'proforma' || root.type === 'credit_note') &&
+      (exists as any).document_type !== root.type)
+  ) {
+    throw notFound(`${root.type} ${root.id} not found`);
+  }
+  const seen = new Map<string, { type: DocType; id: string }>([[`${root.type}:${root.id}`, root]]);
+  const edges = new Map<string, any>();
+  let frontier = [root];
+  while (frontier.length) {
+    const rels = await relationsTouching(db, frontier);
+    frontier = [];
+    for (const r of rels) {
+      edges.set(String(r.id), r);
+      for (const n of [
+        { type: r.source_type, id: String(r.source_id) },
+        { type: r.target_type, id: String(r.target_id) },
+      ]) {
+        const key = `${n.type}:${n.id}`;
+        if (!seen.has(key)) {
+          seen.set(key, n);
+          frontier.push(n);
+        }
+      }
+    }
+  }
+  const documents = [];
+  for (const type of order) {
+    const ids = [...seen.values()].filter((n) => n.type === type).map((n) => n.id);
+    for (const d of await describeDocuments(db, type, ids)) {
+      const extra = type === 'invoice' ? invoiceState(d) : {};
+      documents.push({
+        type,
+        ...d,
+        id: Number(d.id),
+        date: isoDate(d.date),
+        ...((d as any).due_date ? { due_date: isoDate((d as any).due_date) } : {}),
+        ...extra,
+      });
+    }
+  }
+  return {
+    root: { type: root.type, id: Number(root.id) },
+    documents,
+    relations: [...edges.values()].map((r) => ({
+      source_type: r.source_type,
+      source_id: Number(r.source_id),
+      target_type: r.target_type,
+      target_id: Number(r.target_id),
+      relation_type: r.relation_type,
+      metadata: r.metadata,
+    })),
+  };
+}

@@ -1,0 +1,161 @@
+import { type Kysely, sql } from '@aplt/db';
+
+export async function insertInvoiceHeader(db: Kysely<any>, values: Record<string, unknown>) {
+  return db.insertInto('aplt_invoice_headers').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function insertInvoiceLines(db: Kysely<any>, rows: Array<Record<string, unknown>>) {
+  if (!rows.length) return [];
+  return db.insertInto('aplt_invoice_lines').values(rows).returningAll().execute();
+}
+
+export async function insertVatSummary(db: Kysely<any>, rows: Array<Record<string, unknown>>) {
+  if (!rows.length) return;
+  await db.insertInto('aplt_invoice_vat_summary').values(rows).execute();
+}
+
+export async function findInvoiceHeader(db: Kysely<any>, id: number | string, forUpdate = false) {
+  let q = db.selectFrom('aplt_invoice_headers').selectAll().where('id', '=', id);
+  if (forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export async function findInvoiceLines(db: Kysely<any>, invoiceIds: Array<number | string>) {
+  if (!invoiceIds.length) return [];
+  return db
+    .selectFrom('aplt_invoice_lines')
+    .selectAll()
+    .where('invoice_id', 'in', invoiceIds)
+    .orderBy('invoice_id')
+    .orderBy('line_no')
+    .execute();
+}
+
+export async function findVatSummaries(db: Kysely<any>, invoiceIds: Array<number | string>) {
+  if (!invoiceIds.length) return [];
+  return db
+    .selectFrom('aplt_invoice_vat_summary')
+    .selectAll()
+    .where('invoice_id', 'in', invoiceIds)
+    .orderBy('invoice_id')
+    .orderBy('vat_rate', 'desc')
+    .execute();
+}
+
+export async function updateInvoiceHeader(
+  db: Kysely<any>,
+  id: number | string,
+  values: Record<string, unknown>,
+) {
+  return db
+    .updateTable('aplt_invoice_headers')
+    .set(values)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function addCreditedQuantity(db: Kysely<any>, lineId: number | string, quantity: number) {
+  await db
+    .updateTable('aplt_invoice_lines')
+    .set((eb) => ({ credited_quantity: eb('credited_quantity', '+', quantity) }))
+    .where('id', '=', lineId)
+    .execute();
+}
+
+/** Per invoice line: the amount already credited by credit-note lines. */
+export async function creditedAmounts(db: Kysely<any>, invoiceLineIds: Array<number | string>) {
+  if (!invoiceLineIds.length) return new Map<string, string>();
+  const rows = await db
+    .selectFrom('aplt_invoice_lines')
+    .select(['credited_line_id', sql<string>`sum(line_total)`.as('amount')])
+    .where('credited_line_id', 'in', invoiceLineIds)
+    .groupBy('credited_line_id')
+    .execute();
+  return new Map(rows.map((r) => [String(r.credited_line_id), String(r.amount)]));
+}
+
+/** Per (category, rate): VAT already credited on an invoice by its credit notes. */
+export async function creditedVat(db: Kysely<any>, invoiceId: number | string) {
+  return db
+    .selectFrom('aplt_invoice_vat_summary as s')
+    .innerJoin('aplt_invoice_headers as h', 'h.id', 's.invoice_id')
+    .select([
+      's.vat_category',
+      's.vat_rate',
+      sql<string>`sum(s.taxable_amount)`.as('taxable'),
+      sql<string>`sum(s.vat_amount)`.as('vat'),
+    ])
+    .where('h.credited_invoice_id', '=', invoiceId)
+    .groupBy(['s.vat_category', 's.vat_rate'])
+    .execute();
+}
+
+export interface InvoiceFilter {
+  document_type: 'invoice' | 'proforma' | 'credit_note' | Array<'invoice' | 'proforma' | 'credit_note'>;
+  customer_id?: number | string;
+  year?: number;
+  order_id?: number;
+  limit: number;
+  offset: number;
+}
+
+export async function listInvoiceHeaders(db: Kysely<any>, f: InvoiceFilter) {
+  let q = db.selectFrom('aplt_invoice_headers').selectAll();
+  q = Array.isArray(f.document_type)
+    ? q.where('document_type', 'in', f.document_type)
+    : q.where('document_type', '=', f.document_type);
+  if (f.customer_id) q = q.where('customer_id', '=', f.customer_id);
+  if (f.order_id) q = q.where('order_id', '=', f.order_id);
+  if (f.year) q = q.where(sql`extract(year from issue_date)`, '=', f.year);
+  return q.orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute();
+}
+
+export async function deleteInvoice(db: Kysely<any>, id: number | string) {
+  await db.deleteFrom('aplt_invoice_headers').where('id', '=', id).execute();
+}
+
+/** Company data of a brand for printing (aplt_cms_settings key/value). */
+export async function brandWithSettings(db: Kysely<any>, brandId: number | string | null) {
+  const brand = brandId
+    ? await db.selectFrom('aplt_brands').selectAll().where('id', '=', brandId).executeTakeFirst()
+    : await db.selectFrom('aplt_brands').selectAll().where('is_default', '=', true).executeTakeFirst();
+  if (!brand) return null;
+  const settings = await db
+    .selectFrom('aplt_cms_settings')
+    .select(['key', 'value'])
+    .where('brand_id', '=', brand.id)
+    .execute();
+  return { ...brand, settings: Object.fromEntries(settings.map((s) => [s.key, s.value])) };
+}
+
+/**
+ * Everything needed to print an invoice, proforma or credit note: header, lines, VAT summary,
+ * customer, brand with company settings, and (for a credit note) the credited invoice's number
+ * and date. For the output service (PDF/UBL/.eml).
+ */
+export async function loadInvoiceDocument(db: Kysely<any>, id: number | string) {
+  const header = await findInvoiceHeader(db, id);
+  if (!header) return undefined;
+  const [lines, vat_summary, customer, brand, credited] = await Promise.all([
+    findInvoiceLines(db, [id]),
+    findVatSummaries(db, [id]),
+    db.selectFrom('aplt_customers').selectAll().where('id', '=', header.customer_id).executeTakeFirst(),
+    brandWithSettings(db, header.brand_id),
+    header.credited_invoice_id
+      ? db
+          .selectFrom('aplt_invoice_headers')
+          .select(['id', 'invoice_number', 'issue_date'])
+          .where('id', '=', header.credited_invoice_id)
+          .executeTakeFirst()
+      : Promise.resolve(undefined),
+  ]);
+  return {
+    header,
+    lines,
+    vat_summary,
+    customer: customer ?? null,
+    brand,
+    credited_invoice: credited ?? null,
+  };
+}

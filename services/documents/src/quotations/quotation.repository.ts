@@ -1,0 +1,171 @@
+import { type Kysely, sql } from '@aplt/db';
+import type { ResolvedLine } from './pricing.service';
+
+export async function insertQuotationHeader(db: Kysely<any>, values: Record<string, unknown>) {
+  return db.insertInto('aplt_quotation_headers').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateQuotationHeader(db: Kysely<any>, id: number, values: Record<string, unknown>) {
+  return db
+    .updateTable('aplt_quotation_headers')
+    .set(values)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Inserts lines (numbered from startLineNo) with their setup costs. */
+export async function insertQuotationLines(
+  db: Kysely<any>,
+  quotationId: number,
+  lines: ResolvedLine[],
+  startLineNo = 1,
+) {
+  const inserted = [];
+  for (const [i, l] of lines.entries()) {
+    const { setup_costs, ...line } = l;
+    const row = await db
+      .insertInto('aplt_quotation_lines')
+      .values({
+        ...line,
+        quotation_id: quotationId,
+        line_no: startLineNo + i,
+        metadata: JSON.stringify(line.metadata),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (setup_costs.length) {
+      await db
+        .insertInto('aplt_quotation_line_setup_costs')
+        .values(setup_costs.map((s) => ({ ...s, quotation_line_id: row.id })))
+        .execute();
+    }
+    inserted.push(row);
+  }
+  return inserted;
+}
+
+export async function deleteQuotationLines(db: Kysely<any>, quotationId: number) {
+  await db.deleteFrom('aplt_quotation_lines').where('quotation_id', '=', quotationId).execute();
+}
+
+export async function findQuotationHeader(db: Kysely<any>, id: number, forUpdate = false) {
+  let q = db.selectFrom('aplt_quotation_headers').selectAll().where('id', '=', id);
+  if (forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export async function findQuotationLines(db: Kysely<any>, quotationIds: number[]) {
+  if (!quotationIds.length) return [];
+  return db
+    .selectFrom('aplt_quotation_lines')
+    .selectAll()
+    .where('quotation_id', 'in', quotationIds)
+    .orderBy('quotation_id')
+    .orderBy('line_no')
+    .orderBy('id')
+    .execute();
+}
+
+export async function findSetupCosts(db: Kysely<any>, lineIds: Array<number | string>) {
+  if (!lineIds.length) return [];
+  return db
+    .selectFrom('aplt_quotation_line_setup_costs')
+    .selectAll()
+    .where('quotation_line_id', 'in', lineIds)
+    .orderBy('id')
+    .execute();
+}
+
+export async function findQuotationLine(db: Kysely<any>, lineId: number) {
+  return db.selectFrom('aplt_quotation_lines').selectAll().where('id', '=', lineId).executeTakeFirst();
+}
+
+export async function updateQuotationLine(db: Kysely<any>, lineId: number, values: Record<string, unknown>) {
+  return db
+    .updateTable('aplt_quotation_lines')
+    .set(values)
+    .where('id', '=', lineId)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function deleteQuotationLine(db: Kysely<any>, lineId: number) {
+  await db.deleteFrom('aplt_quotation_lines').where('id', '=', lineId).execute();
+}
+
+export async function nextLineNo(db: Kysely<any>, quotationId: number): Promise<number> {
+  const row = await db
+    .selectFrom('aplt_quotation_lines')
+    .select(sql<number>`coalesce(max(line_no), 0) + 1`.as('n'))
+    .where('quotation_id', '=', quotationId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 1);
+}
+
+export interface QuotationFilter {
+  source_code?: string;
+  status?: string;
+  customer_id?: number;
+  customer_email?: string;
+  q?: string;
+  limit: number;
+  offset: number;
+}
+
+export async function listQuotationHeaders(db: Kysely<any>, f: QuotationFilter) {
+  let q = db.selectFrom('aplt_quotation_headers').selectAll();
+  if (f.source_code) q = q.where('source_code', '=', f.source_code);
+  if (f.status) q = q.where('status', '=', f.status);
+  if (f.customer_id) q = q.where('customer_id', '=', f.customer_id);
+  if (f.customer_email)
+    q = q.where((eb) => eb(eb.fn('lower', ['customer_email']), '=', f.customer_email!.toLowerCase()));
+  if (f.q) {
+    const like = `%${f.q}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb('quotation_number', 'ilike', like),
+        eb('title', 'ilike', like),
+        eb('customer_company', 'ilike', like),
+      ]),
+    );
+  }
+  const rows = await q.orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute();
+  return rows;
+}
+
+/** The caller's quotations: by aplt customer id or the e-mail on the quotation (spec: match by e-mail). */
+export async function listQuotationsOfCustomer(
+  db: Kysely<any>,
+  customerId: string | null,
+  email: string,
+  status?: string,
+) {
+  let q = db
+    .selectFrom('aplt_quotation_headers')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        ...(customerId ? [eb('customer_id', '=', customerId)] : []),
+        eb(eb.fn('lower', ['customer_email']), '=', email.toLowerCase()),
+      ]),
+    );
+  if (status) q = q.where('status', '=', status);
+  return q.orderBy('id', 'desc').limit(200).execute();
+}
+
+/** Marks open quotations whose validity passed as expired; returns their ids. */
+export async function expireQuotations(db: Kysely<any>, asOf: string) {
+  const rows = await db
+    .updateTable('aplt_quotation_headers')
+    .set({ status: 'expired', expired_at: sql`now()` })
+    .where('status', '=', 'open')
+    .where('valid_until', '<', asOf)
+    .returning(['id', 'quotation_number'])
+    .execute();
+  return rows;
+}
+
+export async function deleteQuotation(db: Kysely<any>, id: number) {
+  await db.deleteFrom('aplt_quotation_headers').where('id', '=', id).execute();
+}

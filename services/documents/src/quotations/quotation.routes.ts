@@ -1,0 +1,92 @@
+import { type App, forbidden, requireActor } from '@aplt/http';
+import { z } from 'zod';
+import { convertQuotation } from '../orders/order.service';
+import { actorName, apltDb, type DocumentsContext } from '../shared/context';
+import { anyObject, idBody, idParam, listOf } from '../shared/schemas';
+import { createQuotationBody, listQuotationsQuery, updateQuotationBody } from './quotation.schemas';
+import * as service from './quotation.service';
+
+/** Admin quotation routes (admin JWT; licensed feature 'quotations', filter by source 'quotation_source_filter'). */
+export function registerQuotationRoutes(app: App, ctx: DocumentsContext) {
+  const auth = { preHandler: requireActor('user') };
+
+  app.get(
+    '/admin/aplt/quotations',
+    { ...auth, schema: { querystring: listQuotationsQuery, response: { 200: listOf } } },
+    async (request) => {
+      const q = request.query;
+      // Filtering by source is a separately licensed add-on (spec 2 feature quotation_source_filter).
+      if (
+        q.source_code &&
+        !request.server.licenses.isFeatureEnabled(request.tenant!.id, 'quotation_source_filter')
+      ) {
+        throw forbidden('Feature not available', { feature: 'quotation_source_filter' });
+      }
+      const data = await service.listQuotations(apltDb(ctx, request), q);
+      return { data, count: data.length };
+    },
+  );
+
+  app.get(
+    '/admin/aplt/quotations/:id',
+    { ...auth, schema: { params: idParam, response: { 200: anyObject } } },
+    async (request) => service.loadQuotation(apltDb(ctx, request), request.params.id),
+  );
+
+  app.post(
+    '/admin/aplt/quotations',
+    { ...auth, schema: { body: createQuotationBody, response: { 201: anyObject } } },
+    async (request, reply) => {
+      const q = await service.createQuotation(apltDb(ctx, request), ctx.config, request.body, {
+        actor: actorName(request),
+        defaultSource: 'admin',
+      });
+      return reply.code(201).send(q);
+    },
+  );
+
+  app.put(
+    '/admin/aplt/quotations/:id',
+    { ...auth, schema: { params: idParam, body: updateQuotationBody, response: { 200: anyObject } } },
+    async (request) =>
+      service.updateQuotation(apltDb(ctx, request), ctx.config, request.params.id, request.body),
+  );
+
+  app.delete(
+    '/admin/aplt/quotations/:id',
+    { ...auth, schema: { params: idParam } },
+    async (request, reply) => {
+      await service.removeQuotation(apltDb(ctx, request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    '/admin/aplt/quotations/confirm',
+    { ...auth, schema: { body: idBody, response: { 201: anyObject } } },
+    async (request, reply) => {
+      const order = await convertQuotation(apltDb(ctx, request), request.body.id, {
+        actor: actorName(request),
+      });
+      return reply.code(201).send(order);
+    },
+  );
+
+  app.post(
+    '/admin/aplt/quotations/reject',
+    {
+      ...auth,
+      schema: { body: idBody.extend({ reason: z.string().min(1).max(2000) }), response: { 200: anyObject } },
+    },
+    async (request) => service.rejectQuotation(apltDb(ctx, request), request.body.id, request.body.reason),
+  );
+
+  app.post(
+    '/admin/aplt/quotations/expire',
+    { ...auth, schema: { response: { 200: anyObject } } },
+    async (request) => {
+      const expired = await service.expireDueQuotations(apltDb(ctx, request));
+      return { expired: expired.map((e) => ({ id: Number(e.id), quotation_number: e.quotation_number })) };
+    },
+  );
+}

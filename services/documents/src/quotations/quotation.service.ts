@@ -1,0 +1,334 @@
+import type { Kysely } from '@aplt/db';
+import { conflict, notFound, unprocessable } from '@aplt/http';
+import type { Config } from '../config';
+import { allocateNumber } from '../numbering/number.repository';
+import { addDays, isoDate, today } from '../shared/context';
+import {
+  customerAddress,
+  customerName,
+  type CustomerRow,
+  findCustomer,
+  findDefaultBrandId,
+} from '../shared/customer.repository';
+import { isReverseCharge } from '../shared/vat';
+import { computeTotals, quotationAmountLines, resolveLines, type ResolvedLine } from './pricing.service';
+import * as repo from './quotation.repository';
+import type { CreateQuotationInput, LineInput, UpdateQuotationInput } from './quotation.schemas';
+
+export interface ActorMeta {
+  actor: string | null;
+}
+
+async function customerOf(
+  db: Kysely<any>,
+  customerId: number | string | null | undefined,
+): Promise<CustomerRow | null> {
+  if (customerId == null) return null;
+  const c = await findCustomer(db, customerId);
+  if (!c) throw unprocessable(`customer ${customerId} does not exist`);
+  return c;
+}
+
+/** Header fields copied from the customer unless the input names them. */
+function customerFields(
+  input: {
+    customer_email?: string;
+    customer_name?: string;
+    customer_company?: string;
+    billing_address?: unknown;
+  },
+  c: CustomerRow | null,
+) {
+  return {
+    customer_email: input.customer_email ?? c?.email ?? null,
+    customer_name: input.customer_name ?? (c ? customerName(c) : null),
+    customer_company: input.customer_company ?? c?.company ?? null,
+    billing_address: JSON.stringify(input.billing_address ?? (c ? customerAddress(c) : null)),
+  };
+}
+
+/** Creates a quotation with its lines and setup costs; the Q number is allocated in the same transaction. */
+export async function createQuotation(
+  db: Kysely<any>,
+  config: Config,
+  input: CreateQuotationInput,
+  meta: ActorMeta & { defaultSource: string },
+) {
+  return db.transaction().execute(async (trx) => {
+    const customer = await customerOf(trx, input.customer_id);
+    const date = input.quotation_date ?? today();
+    const validUntil = input.valid_until ?? addDays(date, config.QUOTATION_VALIDITY_DAYS);
+    if (validUntil < date) throw unprocessable('valid_until must not be before quotation_date');
+    const lines = await resolveLines(trx, input.lines, date);
+    const totals = await computeTotals(trx, config, quotationAmountLines(lines), {
+      reverseCharge: isReverseCharge(customer),
+      shippingOverride: input.shipping_cost ?? null,
+    });
+    const number = await allocateNumber(trx, 'Q', Number(date.slice(0, 4)));
+    const { vat_summary: _vat, ...headerTotals } = totals;
+    const header = await repo.insertQuotationHeader(trx, {
+      quotation_number: number,
+      customer_id: input.customer_id ?? null,
+      brand_id: input.brand_id ?? customer?.brand_id ?? (await findDefaultBrandId(trx)) ?? null,
+      source_code: input.source_code ?? meta.defaultSource,
+      quotation_date: date,
+      valid_until: validUntil,
+      reference: input.reference ?? null,
+      title: input.title ?? null,
+      ...customerFields(input, customer),
+      shipping_address: input.shipping_address ? JSON.stringify(input.shipping_address) : null,
+      language: input.language ?? customer?.language ?? 'nl',
+      ...headerTotals,
+      terms: input.terms ?? null,
+      notes: input.notes ?? null,
+      internal_notes: input.internal_notes ?? null,
+      metadata: JSON.stringify({
+        ...(input.metadata ?? {}),
+        ...(input.shipping_cost != null ? { shipping_cost_override: input.shipping_cost } : {}),
+      }),
+      created_by: meta.actor,
+    });
+    await repo.insertQuotationLines(trx, Number(header.id), lines);
+    return loadQuotation(trx, Number(header.id));
+  });
+}
+
+/** A quotation with lines (each with setup_costs) and the VAT summary of its current totals. */
+export async function loadQuotation(db: Kysely<any>, id: number) {
+  const header = await repo.findQuotationHeader(db, id);
+  if (!header) throw notFound(`Quotation ${id} not found`);
+  const [withLines] = await attachLines(db, [header]);
+  return withLines!;
+}
+
+export async function attachLines(db: Kysely<any>, headers: any[]) {
+  const lines = await repo.findQuotationLines(
+    db,
+    headers.map((h) => Number(h.id)),
+  );
+  const setups = await repo.findSetupCosts(
+    db,
+    lines.map((l) => l.id),
+  );
+  return headers.map((h) => ({
+    ...normaliseQuotation(h),
+    lines: lines
+      .filter((l) => l.quotation_id === h.id)
+      .map((l) => ({ ...l, setup_costs: setups.filter((s) => s.quotation_line_id === l.id) })),
+  }));
+}
+
+export function normaliseQuotation(h: any) {
+  return { ...h, quotation_date: isoDate(h.quotation_date), valid_until: isoDate(h.valid_until) };
+}
+
+export async function listQuotations(db: Kysely<any>, filter: repo.QuotationFilter) {
+  const headers = await repo.listQuotationHeaders(db, filter);
+  return attachLines(db, headers);
+}
+
+function assertOpen(h: any) {
+  if (h.status !== 'open')
+    throw conflict(`Quotation ${h.quotation_number} is ${h.status}; only open quotations can change`, {
+      status: h.status,
+    });
+}
+
+/** Recomputes header totals from the stored lines (after any line change). */
+export async function recalculateQuotation(db: Kysely<any>, config: Config, id: number) {
+  const header = await repo.findQuotationHeader(db, id);
+  if (!header) throw notFound(`Quotation ${id} not found`);
+  const lines = await repo.findQuotationLines(db, [id]);
+  const setups = await repo.findSetupCosts(
+    db,
+    lines.map((l) => l.id),
+  );
+  const amountLines = [
+    ...lines.map((l) => ({
+      line_type: l.line_type,
+      line_total: l.line_total,
+      vat_rate: l.vat_rate,
+      quantity: l.quantity,
+    })),
+    ...setups.map((s) => ({
+      line_type: 'setup',
+      line_total: s.total,
+      vat_rate: s.vat_rate,
+      quantity: s.quantity,
+    })),
+  ];
+  const customer = await customerOf(db, header.customer_id);
+  const override = (header.metadata as Record<string, unknown> | null)?.shipping_cost_override;
+  const { vat_summary: _v, ...totals } = await computeTotals(db, config, amountLines, {
+    reverseCharge: isReverseCharge(customer),
+    shippingOverride: typeof override === 'string' ? override : null,
+  });
+  await repo.updateQuotationHeader(db, id, totals);
+}
+
+export async function updateQuotation(
+  db: Kysely<any>,
+  config: Config,
+  id: number,
+  input: UpdateQuotationInput,
+) {
+  return db.transaction().execute(async (trx) => {
+    const header = await repo.findQuotationHeader(trx, id, true);
+    if (!header) throw notFound(`Quotation ${id} not found`);
+    assertOpen(header);
+    const customer = input.customer_id !== undefined ? await customerOf(trx, input.customer_id) : null;
+    const set: Record<string, unknown> = {};
+    const plain = [
+      'brand_id',
+      'source_code',
+      'quotation_date',
+      'valid_until',
+      'reference',
+      'title',
+      'language',
+      'terms',
+      'notes',
+      'internal_notes',
+    ] as const;
+    for (const k of plain) if (input[k] !== undefined) set[k] = input[k];
+    if (input.customer_id !== undefined) {
+      set.customer_id = input.customer_id;
+      Object.assign(set, customerFields(input, customer));
+    } else {
+      for (const k of ['customer_email', 'customer_name', 'customer_company'] as const)
+        if (input[k] !== undefined) set[k] = input[k];
+      if (input.billing_address !== undefined) set.billing_address = JSON.stringify(input.billing_address);
+    }
+    if (input.shipping_address !== undefined) set.shipping_address = JSON.stringify(input.shipping_address);
+    const metadata = { ...(header.metadata ?? {}), ...(input.metadata ?? {}) } as Record<string, unknown>;
+    if (input.shipping_cost !== undefined) metadata.shipping_cost_override = input.shipping_cost;
+    set.metadata = JSON.stringify(metadata);
+    const date = (set.quotation_date as string | undefined) ?? isoDate(header.quotation_date)!;
+    const validUntil = (set.valid_until as string | undefined) ?? isoDate(header.valid_until)!;
+    if (validUntil < date) throw unprocessable('valid_until must not be before quotation_date');
+    await repo.updateQuotationHeader(trx, id, set);
+    if (input.lines) {
+      await repo.deleteQuotationLines(trx, id);
+      await repo.insertQuotationLines(trx, id, await resolveLines(trx, input.lines, date));
+    }
+    await recalculateQuotation(trx, config, id);
+    return loadQuotation(trx, id);
+  });
+}
+
+/** Deleting is for open quotations never converted; accepted ones are part of a document chain. */
+export async function removeQuotation(db: Kysely<any>, id: number) {
+  await db.transaction().execute(async (trx) => {
+    const header = await repo.findQuotationHeader(trx, id, true);
+    if (!header) throw notFound(`Quotation ${id} not found`);
+    if (header.status === 'accepted')
+      throw conflict(`Quotation ${header.quotation_number} was converted to an order and cannot be deleted`);
+    await repo.deleteQuotation(trx, id);
+  });
+}
+
+export async function addQuotationLine(
+  db: Kysely<any>,
+  config: Config,
+  quotationId: number,
+  input: LineInput,
+) {
+  return db.transaction().execute(async (trx) => {
+    const header = await repo.findQuotationHeader(trx, quotationId, true);
+    if (!header) throw notFound(`Quotation ${quotationId} not found`);
+    assertOpen(header);
+    const [resolved] = await resolveLines(trx, [input], isoDate(header.quotation_date)!);
+    const [row] = await repo.insertQuotationLines(
+      trx,
+      quotationId,
+      [resolved as ResolvedLine],
+      await repo.nextLineNo(trx, quotationId),
+    );
+    await recalculateQuotation(trx, config, quotationId);
+    return row!;
+  });
+}
+
+/** Changes what automation may change on a line: quantity, description, prices, discount. */
+export async function updateQuotationLine(
+  db: Kysely<any>,
+  config: Config,
+  lineId: number,
+  patch: {
+    quantity?: number;
+    description?: string;
+    unit_price?: string;
+    print_unit_price?: string;
+    discount_percent?: string;
+  },
+) {
+  return db.transaction().execute(async (trx) => {
+    const line = await repo.findQuotationLine(trx, lineId);
+    if (!line) throw notFound(`Quotation line ${lineId} not found`);
+    const header = await repo.findQuotationHeader(trx, Number(line.quotation_id), true);
+    assertOpen(header!);
+    const merged: LineInput = {
+      line_type: line.line_type,
+      product_id: line.product_id == null ? undefined : Number(line.product_id),
+      sku: line.sku ?? undefined,
+      description: patch.description ?? line.description ?? undefined,
+      quantity: patch.quantity ?? line.quantity,
+      // A new quantity re-reads the tier price unless the caller sets a price.
+      unit_price:
+        patch.unit_price ??
+        (patch.quantity !== undefined && line.product_id != null ? undefined : String(line.unit_price)),
+      print_unit_price: patch.print_unit_price ?? String(line.print_unit_price),
+      discount_percent: patch.discount_percent ?? String(line.discount_percent),
+      vat_rate: String(line.vat_rate),
+      setup_costs: [],
+    };
+    const [resolved] = await resolveLines(trx, [merged], isoDate(header!.quotation_date)!);
+    const {
+      setup_costs: _s,
+      metadata: _m,
+      technique_id: _t,
+      technique_code: _tc,
+      technique_name: _tn,
+      print_position: _pp,
+      print_area: _pa,
+      print_colours: _pc,
+      logo_transaction_id: _l,
+      ...values
+    } = resolved!;
+    const row = await repo.updateQuotationLine(trx, lineId, values);
+    await recalculateQuotation(trx, config, Number(line.quotation_id));
+    return row!;
+  });
+}
+
+export async function removeQuotationLine(db: Kysely<any>, config: Config, lineId: number) {
+  return db.transaction().execute(async (trx) => {
+    const line = await repo.findQuotationLine(trx, lineId);
+    if (!line) throw notFound(`Quotation line ${lineId} not found`);
+    const header = await repo.findQuotationHeader(trx, Number(line.quotation_id), true);
+    assertOpen(header!);
+    await repo.deleteQuotationLine(trx, lineId);
+    await recalculateQuotation(trx, config, Number(line.quotation_id));
+    return line;
+  });
+}
+
+/** Rejection by the customer (or staff): reason kept on the quotation. */
+export async function rejectQuotation(db: Kysely<any>, id: number, reason: string) {
+  return db.transaction().execute(async (trx) => {
+    const header = await repo.findQuotationHeader(trx, id, true);
+    if (!header) throw notFound(`Quotation ${id} not found`);
+    assertOpen(header);
+    const row = await repo.updateQuotationHeader(trx, id, {
+      status: 'rejected',
+      rejection_reason: reason,
+      rejected_at: new Date(),
+    });
+    return normaliseQuotation(row);
+  });
+}
+
+/** The expiry job: open quotations past valid_until become expired. */
+export async function expireDueQuotations(db: Kysely<any>, asOf: string = today()) {
+  return repo.expireQuotations(db, asOf);
+}

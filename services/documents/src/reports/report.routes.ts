@@ -1,0 +1,50 @@
+import { type App, requireActor, badRequest } from '@aplt/http';
+import { z } from 'zod';
+import { apltDb, type DocumentsContext, today } from '../shared/context';
+import { anyObject, dateInput } from '../shared/schemas';
+import * as service from './report.service';
+
+const periodQuery = z.object({
+  from: dateInput.optional(),
+  to: dateInput.optional(),
+  period: z.enum(['month', 'quarter', 'year']).default('month'),
+});
+
+function range(q: { from?: string; to?: string }) {
+  const to = q.to ?? today();
+  const from = q.from ?? `${to.slice(0, 4)}-01-01`;
+  if (from > to) throw badRequest('from must not be after to');
+  return { from, to };
+}
+
+export function registerReportRoutes(app: App, ctx: DocumentsContext) {
+  const auth = { preHandler: requireActor('user') };
+  const asOf = z.object({ as_of: dateInput.optional() });
+
+  app.get(
+    '/admin/aplt/reports/aged-receivables',
+    { ...auth, schema: { querystring: asOf, response: { 200: anyObject } } },
+    async (request) => service.agedReceivables(apltDb(ctx, request), request.query.as_of ?? today()),
+  );
+  app.get(
+    '/admin/aplt/reports/revenue',
+    { ...auth, schema: { querystring: periodQuery, response: { 200: anyObject } } },
+    async (request) => {
+      const { from, to } = range(request.query);
+      return service.revenue(apltDb(ctx, request), from, to, request.query.period);
+    },
+  );
+  app.get(
+    '/admin/aplt/reports/vat',
+    { ...auth, schema: { querystring: periodQuery, response: { 200: anyObject } } },
+    async (request) => {
+      const { from, to } = range(request.query);
+      return service.vatReport(apltDb(ctx, request), from, to, request.query.period);
+    },
+  );
+  app.get(
+    '/admin/aplt/reports/dashboard',
+    { ...auth, schema: { querystring: asOf, response: { 200: anyObject } } },
+    async (request) => service.dashboard(apltDb(ctx, request), request.query.as_of ?? today()),
+  );
+}

@@ -1,0 +1,150 @@
+import { type App, forbidden, notFound, requireActor, unauthorized } from '@aplt/http';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { listInvoices } from '../invoices/invoice.service';
+import { convertQuotation } from '../orders/order.service';
+import { findQuotationHeader, listQuotationsOfCustomer } from '../quotations/quotation.repository';
+import { quotationStatuses } from '../quotations/quotation.schemas';
+import { attachLines, rejectQuotation } from '../quotations/quotation.service';
+import { writeAudit } from '../shared/audit.repository';
+import { apltDb, commerceDb, type DocumentsContext } from '../shared/context';
+import { findCustomerByEmail } from '../shared/customer.repository';
+import { anyObject, idParam, listOf } from '../shared/schemas';
+import { commerceCustomerEmail } from './customer-portal.repository';
+
+/**
+ * Customer-portal routes (customer JWT). The caller is the commerce customer in the token; its
+ * e-mail links it to aplt_customers and to quotations addressed to that e-mail. Only the
+ * caller's records are ever returned or changed; someone else's id answers 404.
+ */
+async function caller(ctx: DocumentsContext, request: FastifyRequest) {
+  const actorId = request.actor?.actorId;
+  if (!actorId) throw unauthorized();
+  const email = await commerceCustomerEmail(commerceDb(ctx, request), actorId);
+  if (!email) throw unauthorized('Unknown customer');
+  const customer = await findCustomerByEmail(apltDb(ctx, request), email);
+  return { email: email.toLowerCase(), customer };
+}
+
+function owns(q: any, who: { email: string; customer?: { id: string } | undefined }) {
+  return (
+    (who.customer && String(q.customer_id) === String(who.customer.id)) ||
+    q.customer_email?.toLowerCase() === who.email
+  );
+}
+
+export function registerCustomerPortalRoutes(app: App, ctx: DocumentsContext) {
+  const auth = { preHandler: requireActor('customer') };
+
+  app.get(
+    '/store/aplt/quotes',
+    {
+      ...auth,
+      schema: {
+        querystring: z.object({ status: z.enum(quotationStatuses).optional() }),
+        response: { 200: listOf },
+      },
+    },
+    async (request) => {
+      const who = await caller(ctx, request);
+      const db = apltDb(ctx, request);
+      const rows = await listQuotationsOfCustomer(
+        db,
+        who.customer?.id ?? null,
+        who.email,
+        request.query.status,
+      );
+      const data = (await attachLines(db, rows)).map(({ internal_notes: _i, created_by: _c, ...q }) => q);
+      return { data, count: data.length };
+    },
+  );
+
+  async function ownedQuotation(request: FastifyRequest, id: number) {
+    const who = await caller(ctx, request);
+    const q = await findQuotationHeader(apltDb(ctx, request), id);
+    if (!q || !owns(q, who)) throw notFound(`Quotation ${id} not found`);
+    return { q, who };
+  }
+
+  app.post(
+    '/store/aplt/quotes/:id/accept',
+    { ...auth, schema: { params: idParam, response: { 200: anyObject } } },
+    async (request) => {
+      const { who } = await ownedQuotation(request, request.params.id);
+      const db = apltDb(ctx, request);
+      const order = await convertQuotation(db, request.params.id, { actor: who.email, requireValid: true });
+      await writeAudit(db, {
+        actor: who.email,
+        actor_type: 'customer',
+        action: 'quotation.accept',
+        entity_type: 'quotation',
+        entity_id: request.params.id,
+        changes: { order_id: order.id },
+        ip: request.ip,
+        request_id: request.id,
+      });
+      return { order_id: Number(order.id), order_number: order.order_number };
+    },
+  );
+
+  app.post(
+    '/store/aplt/quotes/:id/reject',
+    {
+      ...auth,
+      schema: {
+        params: idParam,
+        body: z.object({ reason: z.string().trim().min(1).max(2000) }),
+        response: { 200: anyObject },
+      },
+    },
+    async (request) => {
+      const { who } = await ownedQuotation(request, request.params.id);
+      const db = apltDb(ctx, request);
+      const q = await rejectQuotation(db, request.params.id, request.body.reason);
+      await writeAudit(db, {
+        actor: who.email,
+        actor_type: 'customer',
+        action: 'quotation.reject',
+        entity_type: 'quotation',
+        entity_id: request.params.id,
+        changes: { reason: request.body.reason },
+        ip: request.ip,
+        request_id: request.id,
+      });
+      return {
+        id: Number(q.id),
+        quotation_number: q.quotation_number,
+        status: q.status,
+        rejection_reason: q.rejection_reason,
+      };
+    },
+  );
+
+  app.get(
+    '/store/aplt/invoices',
+    {
+      ...auth,
+      schema: {
+        querystring: z.object({
+          status: z.enum(['open', 'paid', 'overdue']).optional(),
+          year: z.coerce.number().int().min(2000).max(9999).optional(),
+        }),
+        response: { 200: listOf },
+      },
+    },
+    async (request) => {
+      const who = await caller(ctx, request);
+      if (!who.customer) return { data: [], count: 0 };
+      if (!request.tenant) throw forbidden();
+      const data = await listInvoices(apltDb(ctx, request), {
+        document_type: ['invoice', 'credit_note'],
+        customer_id: who.customer.id,
+        status: request.query.status,
+        year: request.query.year,
+        limit: 200,
+        offset: 0,
+      });
+      return { data: data.map(({ created_by: _c, metadata: _m, ...i }) => i), count: data.length };
+    },
+  );
+}

@@ -1,0 +1,194 @@
+import { type App, badRequest, notFound } from '@aplt/http';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { lineInput, quotationStatuses } from '../quotations/quotation.schemas';
+import * as quotations from '../quotations/quotation.service';
+import { writeAudit } from '../shared/audit.repository';
+import { apltDb, type DocumentsContext } from '../shared/context';
+import { anyObject, dateInput, decimalInput, listOf } from '../shared/schemas';
+
+/**
+ * Unauthenticated quotation routes for workflow automation (n8n, AI agents) behind the proxy's
+ * forward auth. They may create quotations (source agent or web), change the customer-facing
+ * header fields and the lines of OPEN quotations, nothing else: no status moves, prices of
+ * accepted documents, internal notes or deletion of quotations. Every write is audited.
+ */
+const createBody = z.object({
+  source_code: z.enum(['agent', 'web']).default('agent'),
+  customer_id: z.coerce.number().int().positive().optional(),
+  customer_email: z.string().email().optional(),
+  customer_name: z.string().max(200).optional(),
+  customer_company: z.string().max(200).optional(),
+  title: z.string().max(500).optional(),
+  reference: z.string().max(200).optional(),
+  notes: z.string().max(5000).optional(),
+  valid_until: dateInput.optional(),
+  lines: z.array(lineInput).max(200).default([]),
+});
+const updateBody = z.object({
+  id: z.coerce.number().int().positive(),
+  customer_email: z.string().email().optional(),
+  customer_name: z.string().max(200).optional(),
+  customer_company: z.string().max(200).optional(),
+  title: z.string().max(500).optional(),
+  reference: z.string().max(200).optional(),
+  notes: z.string().max(5000).optional(),
+  valid_until: dateInput.optional(),
+});
+const lineUpdateBody = z.object({
+  id: z.coerce.number().int().positive(),
+  quantity: z.number().int().positive().max(10_000_000).optional(),
+  description: z.string().max(2000).optional(),
+  unit_price: decimalInput.optional(),
+  print_unit_price: decimalInput.optional(),
+  discount_percent: decimalInput.optional(),
+});
+
+function audit(
+  request: FastifyRequest,
+  action: string,
+  entityType: string,
+  entityId: number | string,
+  changes: unknown,
+) {
+  return {
+    actor: request.headers['x-auth-user']?.toString() ?? null,
+    actor_type: 'automation' as const,
+    action,
+    entity_type: entityType,
+    entity_id: entityId,
+    changes,
+    ip: request.ip,
+    user_agent: request.headers['user-agent'] ?? null,
+    request_id: request.id,
+  };
+}
+
+export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
+  app.get(
+    '/store/aplt/quotations',
+    {
+      schema: {
+        querystring: z.object({
+          id: z.coerce.number().int().positive().optional(),
+          status: z.enum(quotationStatuses).optional(),
+          source_code: z.enum(['agent', 'web', 'manual', 'admin']).optional(),
+          customer_email: z.string().email().optional(),
+          limit: z.coerce.number().int().min(1).max(50).default(20),
+        }),
+        response: { 200: z.union([anyObject, listOf]) },
+      },
+    },
+    async (request) => {
+      const db = apltDb(ctx, request);
+      const q = request.query;
+      if (q.id) return quotations.loadQuotation(db, q.id);
+      const data = await quotations.listQuotations(db, { ...q, offset: 0 });
+      return { data, count: data.length };
+    },
+  );
+
+  app.post(
+    '/store/aplt/quotations',
+    { schema: { body: createBody, response: { 201: anyObject } } },
+    async (request, reply) => {
+      const db = apltDb(ctx, request);
+      const q = await quotations.createQuotation(db, ctx.config, request.body, {
+        actor: null,
+        defaultSource: 'agent',
+      });
+      await writeAudit(
+        db,
+        audit(request, 'quotation.create', 'quotation', q.id, {
+          quotation_number: q.quotation_number,
+          lines: q.lines.length,
+          total: q.total,
+        }),
+      );
+      return reply.code(201).send(q);
+    },
+  );
+
+  app.put(
+    '/store/aplt/quotations',
+    { schema: { body: updateBody, response: { 200: anyObject } } },
+    async (request) => {
+      const db = apltDb(ctx, request);
+      const { id, ...patch } = request.body;
+      const q = await quotations.updateQuotation(db, ctx.config, id, patch);
+      await writeAudit(db, audit(request, 'quotation.update', 'quotation', id, patch));
+      return q;
+    },
+  );
+
+  app.get(
+    '/store/aplt/quotations/lines',
+    {
+      schema: {
+        querystring: z.object({ quotation_id: z.coerce.number().int().positive() }),
+        response: { 200: listOf },
+      },
+    },
+    async (request) => {
+      const q = await quotations.loadQuotation(apltDb(ctx, request), request.query.quotation_id);
+      return { data: q.lines, count: q.lines.length };
+    },
+  );
+
+  app.post(
+    '/store/aplt/quotations/lines',
+    {
+      schema: {
+        body: lineInput.extend({ quotation_id: z.coerce.number().int().positive() }),
+        response: { 201: anyObject },
+      },
+    },
+    async (request, reply) => {
+      const db = apltDb(ctx, request);
+      const { quotation_id, ...line } = request.body;
+      const row = await quotations.addQuotationLine(db, ctx.config, quotation_id, line);
+      await writeAudit(
+        db,
+        audit(request, 'quotation_line.create', 'quotation_line', row.id, { quotation_id, ...line }),
+      );
+      return reply.code(201).send(row);
+    },
+  );
+
+  app.put(
+    '/store/aplt/quotations/lines',
+    { schema: { body: lineUpdateBody, response: { 200: anyObject } } },
+    async (request) => {
+      const db = apltDb(ctx, request);
+      const { id, ...patch } = request.body;
+      const row = await quotations.updateQuotationLine(db, ctx.config, id, patch);
+      await writeAudit(db, audit(request, 'quotation_line.update', 'quotation_line', id, patch));
+      return row;
+    },
+  );
+
+  app.delete(
+    '/store/aplt/quotations/lines',
+    {
+      schema: {
+        querystring: z.object({ id: z.coerce.number().int().positive().optional() }),
+        body: z.object({ id: z.coerce.number().int().positive() }).optional(),
+      },
+    },
+    async (request, reply) => {
+      const id = request.query.id ?? request.body?.id;
+      if (!id) throw badRequest('id is required (query or body)');
+      const db = apltDb(ctx, request);
+      const line = await quotations.removeQuotationLine(db, ctx.config, id);
+      if (!line) throw notFound();
+      await writeAudit(
+        db,
+        audit(request, 'quotation_line.delete', 'quotation_line', id, {
+          quotation_id: Number(line.quotation_id),
+          sku: line.sku,
+        }),
+      );
+      return reply.code(204).send();
+    },
+  );
+}
