@@ -1,0 +1,178 @@
+import { allFeaturesClient } from '@aplt/licensing';
+import {
+  createTestFleet,
+  createTestRedis,
+  type SmtpSink,
+  startSmtpSink,
+  type TestFleet,
+  type TestRedis,
+} from '@aplt/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { testConfig } from './helpers';
+
+const HOST = 'shop.localhost';
+const EMAIL = 'jane@customer.localhost';
+const PASSWORD = 'Jane-Password-2026';
+
+function cookie(setCookie: string | string[] | undefined, name: string) {
+  const all = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  return all.find((c) => c.startsWith(`${name}=`));
+}
+const cookieValue = (c: string | undefined) => c?.split(';')[0]!.split('=').slice(1).join('=');
+
+describe('storefront customers: registration, verification, cookie sessions, OTP second factor', () => {
+  let fleet: TestFleet;
+  let redis: TestRedis;
+  let sink: SmtpSink;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let recoveryCodes: string[] = [];
+
+  const post = (url: string, payload?: object, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'POST', url, payload, headers: { host: HOST, ...headers } });
+  const login = (remember = false) =>
+    post('/auth/customer/emailpass', { email: EMAIL, password: PASSWORD, ...(remember ? { remember_me: true } : {}) });
+  const mailsTo = (subject: string) => sink.messages.filter((m) => m.envelope.to.includes(EMAIL) && m.parsed.subject?.includes(subject));
+  async function nextMail(subject: string, seen: number) {
+    return sink.waitFor((m) => m.envelope.to.includes(EMAIL) && !!m.parsed.subject?.includes(subject) && mailsTo(subject).indexOf(m) >= seen);
+  }
+
+  beforeAll(async () => {
+    fleet = await createTestFleet([{ id: 'shop' }]);
+    [redis, sink] = await Promise.all([createTestRedis(), startSmtpSink()]);
+    app = await buildApp(
+      { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient },
+      testConfig(redis, sink, { LOGIN_RATE_MAX: '100' }),
+    );
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await sink?.close();
+    await fleet?.cleanup();
+    await redis?.cleanup();
+  });
+
+  it('registers, refuses login until the e-mail is verified, then sets a 7-day httpOnly strict cookie', async () => {
+    const weak = await post('/store/customers', { email: EMAIL, password: 'weak' });
+    expect(weak.statusCode).toBe(400);
+    const reg = await post('/store/customers', { email: EMAIL, password: PASSWORD, first_name: 'Jane' });
+    expect(reg.statusCode).toBe(201);
+    expect(reg.json()).toMatchObject({ customer: { email: EMAIL, first_name: 'Jane' }, email_verification_required: true });
+    expect((await post('/store/customers', { email: EMAIL, password: PASSWORD })).statusCode).toBe(409);
+
+    const early = await login();
+    expect(early.statusCode).toBe(403);
+    expect(early.json()).toMatchObject({ type: 'not_allowed', reason: 'email_not_verified' });
+
+    const mail = await nextMail('confirm your e-mail', 0);
+    const token = new URL(mail.parsed.text!.match(/http\S+\/verify-email\?token=\S+/)![0]).searchParams.get('token')!;
+    expect((await post('/store/customers/verify-email', { token: 'not-a-token' })).statusCode).toBe(400);
+    const verified = await post('/store/customers/verify-email', { token });
+    expect(verified.json()).toEqual({ verified: true, email: EMAIL });
+    expect((await post('/store/customers/verify-email', { token })).statusCode).toBe(400);
+
+    const wrong = await post('/auth/customer/emailpass', { email: EMAIL, password: 'Wrong-Password-1' });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ type: 'unauthorized', message: 'Invalid email or password' });
+
+    const ok = await login();
+    expect(ok.statusCode).toBe(200);
+    const set = cookie(ok.headers['set-cookie'], '_commerce_jwt')!;
+    expect(set).toContain('Max-Age=604800');
+    expect(set).toContain('HttpOnly');
+    expect(set).toContain('SameSite=Strict');
+    expect(cookieValue(set)).toBe(ok.json().token);
+
+    const remembered = cookie((await login(true)).headers['set-cookie'], '_commerce_jwt')!;
+    expect(remembered).toContain('Max-Age=2592000');
+  });
+
+  it('enables 2FA with 8 recovery codes shown once; login then needs the e-mailed 6-digit code', async () => {
+    const session = cookieValue(cookie((await login()).headers['set-cookie'], '_commerce_jwt'))!;
+    const asCustomer = { cookie: `_commerce_jwt=${session}` };
+    expect((await app.inject({ method: 'GET', url: '/store/customer/2fa', headers: { host: HOST } })).statusCode).toBe(401);
+    const before = await app.inject({ method: 'GET', url: '/store/customer/2fa', headers: { host: HOST, ...asCustomer } });
+    expect(before.json()).toEqual({ enabled: false, recovery_codes_remaining: 0 });
+
+    const enabled = await post('/store/customer/2fa', { enabled: true }, asCustomer);
+    expect(enabled.statusCode).toBe(200);
+    recoveryCodes = enabled.json().recovery_codes;
+    expect(recoveryCodes).toHaveLength(8);
+    expect(new Set(recoveryCodes).size).toBe(8);
+    expect((await post('/store/customer/2fa', { enabled: true }, asCustomer)).statusCode).toBe(409);
+    const stored = await fleet.tenantDbs.get('shop')!.aplt.db.selectFrom('aplt_customer_2fa').selectAll().executeTakeFirstOrThrow();
+    expect(stored.recovery_codes).toHaveLength(8);
+    for (const code of recoveryCodes) expect(JSON.stringify(stored.recovery_codes)).not.toContain(code);
+
+    const seen = mailsTo('login code').length;
+    const first = await login();
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ otp_required: true });
+    expect(cookie(first.headers['set-cookie'], '_commerce_jwt')).toBeUndefined();
+    const pending = cookieValue(cookie(first.headers['set-cookie'], '_commerce_otp'))!;
+    const mail = await nextMail('login code', seen);
+    const code = mail.parsed.text!.match(/\b(\d{6})\b/)![1]!;
+
+    // Without the pending login (password step) a code alone is worthless.
+    expect((await post('/store/auth/otp', { email: EMAIL, code })).statusCode).toBe(401);
+    const done = await post('/store/auth/otp', { email: EMAIL, code }, { cookie: `_commerce_otp=${pending}` });
+    expect(done.statusCode).toBe(200);
+    expect(cookie(done.headers['set-cookie'], '_commerce_jwt')).toContain('HttpOnly');
+    // A code works once.
+    expect((await post('/store/auth/otp', { email: EMAIL, code }, { cookie: `_commerce_otp=${pending}` })).statusCode).toBe(401);
+  });
+
+  it('resends a code, accepts a recovery code once, and locks after 3 wrong codes in 15 minutes', async () => {
+    const first = await login();
+    const pending = { authorization: `Bearer ${first.json().otp_token}` };
+    const seen = mailsTo('login code').length;
+    const resent = await post('/store/auth/otp', { email: EMAIL, resend: true }, pending);
+    expect(resent.statusCode).toBe(202);
+    await nextMail('login code', seen + 1);
+
+    const recovery = await post('/store/auth/otp', { email: EMAIL, recovery_code: recoveryCodes[0]!.toUpperCase() }, pending);
+    expect(recovery.statusCode).toBe(200);
+    expect((await post('/store/auth/otp', { email: EMAIL, recovery_code: recoveryCodes[0]! }, pending)).statusCode).toBe(401);
+
+    // Two failures so far in this window (the reused code above, the reused recovery code); one more
+    // makes three, and the fourth try is refused even with a valid recovery code.
+    expect((await post('/store/auth/otp', { email: EMAIL, code: '000000' }, pending)).statusCode).toBe(401);
+    const locked = await post('/store/auth/otp', { email: EMAIL, recovery_code: recoveryCodes[1]! }, pending);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toMatchObject({ type: 'rate_limited' });
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await post('/store/auth/otp', { email: EMAIL, code: '12345' }, pending)).statusCode).toBe(400);
+  });
+
+  it('turns 2FA off only with the password', async () => {
+    // Attempts are per e-mail; clear this window's failures so the recovery login can proceed.
+    await fleet.tenantDbs.get('shop')!.aplt.db.deleteFrom('aplt_otp_attempts').execute();
+    const first = await login();
+    const pending = { authorization: `Bearer ${first.json().otp_token}` };
+    const done = await post('/store/auth/otp', { email: EMAIL, recovery_code: recoveryCodes[2]! }, pending);
+    const asCustomer = { cookie: `_commerce_jwt=${done.json().token}` };
+    const status = await app.inject({ method: 'GET', url: '/store/customer/2fa', headers: { host: HOST, ...asCustomer } });
+    expect(status.json()).toEqual({ enabled: true, recovery_codes_remaining: 6 });
+
+    expect((await post('/store/customer/2fa', { enabled: false }, asCustomer)).statusCode).toBe(400);
+    expect((await post('/store/customer/2fa', { enabled: false, password: 'Wrong-Password-1' }, asCustomer)).statusCode).toBe(401);
+    const off = await post('/store/customer/2fa', { enabled: false, password: PASSWORD }, asCustomer);
+    expect(off.json()).toEqual({ enabled: false });
+    expect((await login()).json()).toHaveProperty('token');
+  });
+
+  it('lets a customer reset the password through the storefront link', async () => {
+    const res = await post('/auth/customer/emailpass/reset-password', { identifier: EMAIL });
+    expect(res.statusCode).toBe(201);
+    const mail = await nextMail('reset your password', 0);
+    const token = new URL(mail.parsed.text!.match(/http\S+\/reset-password\?token=\S+/)![0]).searchParams.get('token')!;
+    // A customer reset token cannot change an admin password.
+    const asAdmin = await post('/auth/user/emailpass/update', { password: 'Cust-New-Pass-11' }, { authorization: `Bearer ${token}` });
+    expect(asAdmin.statusCode).toBe(401);
+    const ok = await post('/auth/customer/emailpass/update', { password: 'Cust-New-Pass-11' }, { authorization: `Bearer ${token}` });
+    expect(ok.json()).toEqual({ success: true });
+    expect(ok.headers['x-password-sync-run']).toBeUndefined();
+    expect((await post('/auth/customer/emailpass', { email: EMAIL, password: 'Cust-New-Pass-11' })).statusCode).toBe(200);
+  });
+});
