@@ -58,3 +58,24 @@ export async function startLogin(
 }
 
 export const codeFromMail = (text: string) => /\b(\d{6})\b/.exec(text)?.[1] ?? '';
+
+/** A Send over Fastify's inject, as client `remoteAddress` (no proxy in between). */
+export function injectSend(app: { inject: (o: any) => Promise<any> }, remoteAddress = '127.0.0.9'): Send {
+  return async (path, opts = {}) => {
+    const res = await app.inject({
+      method: (opts.method ?? 'GET') as never,
+      url: path,
+      headers: opts.headers,
+      remoteAddress,
+      ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
+    });
+    const body = res.rawPayload as Buffer;
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      body,
+      text: () => body.toString('utf8'),
+      json: () => JSON.parse(body.toString('utf8')),
+    };
+  };
+}
