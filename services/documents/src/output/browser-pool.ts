@@ -1,0 +1,163 @@
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+
+export interface BrowserPoolOptions {
+  executablePath: string;
+  /** Pages rendering at once; more callers wait in FIFO order. */
+  size: number;
+  /** Callers allowed to wait; one more is refused with PoolBusyError. */
+  queueLimit?: number;
+  onEvent?: (event: 'launch' | 'crash', detail: Record<string, unknown>) => void;
+}
+
+/** Flags that keep a headless render quiet and lean; Debian's sandbox needs user namespaces we lack. */
+export const BROWSER_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
+
+export class PoolBusyError extends Error {
+  constructor() {
+    super('PDF renderer queue is full');
+    this.name = 'PoolBusyError';
+  }
+}
+
+/**
+ * One warm browser per process with a bounded set of reusable pages. Callers beyond `size` wait
+ * instead of spawning browsers. When the browser dies, the next caller launches a new one; a
+ * render that was cut off by the crash is retried once on the new browser, so a crash fails at
+ * most the request in flight.
+ */
+export class BrowserPool {
+  private browser: Browser | null = null;
+  private launching: Promise<Browser> | null = null;
+  private idle: Page[] = [];
+  private active = 0;
+  private readonly waiters: Array<() => void> = [];
+  private closed = false;
+  readonly stats = { launches: 0, crashes: 0, renders: 0, peakActive: 0, peakQueued: 0 };
+
+  constructor(private readonly opts: BrowserPoolOptions) {}
+
+  /** Runs fn with a page of the warm browser; the page is kept for the next caller afterwards. */
+  async withPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
+    await this.acquireSlot();
+    try {
+      return await this.runWithOneRetry(fn);
+    } finally {
+      this.releaseSlot();
+    }
+  }
+
+  /** Readiness: the browser is up (launching it if needed) and answers over its protocol. */
+  async ping(): Promise<string> {
+    const browser = await this.ensureBrowser();
+    return browser.version();
+  }
+
+  /** Process id of the current browser (benchmarks measure its memory; tests kill it). */
+  browserPid(): number | undefined {
+    return this.browser?.process()?.pid;
+  }
+
+  get queued(): number {
+    return this.waiters.length;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const browser = this.browser ?? (await this.launching?.catch(() => null));
+    this.browser = null;
+    this.idle = [];
+    await browser?.close().catch(() => browser.process()?.kill('SIGKILL'));
+  }
+
+  private async runWithOneRetry<T>(fn: (page: Page) => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      const browser = await this.ensureBrowser();
+      let page: Page | undefined;
+      try {
+        page = this.idle.pop() ?? (await this.newPage(browser));
+        const result = await fn(page);
+        if (browser === this.browser && browser.connected && !page.isClosed()) this.idle.push(page);
+        page = undefined;
+        this.stats.renders++;
+        return result;
+      } catch (err) {
+        if (page && !page.isClosed()) page.close().catch(() => {});
+        // Only a dead browser earns a retry; a template or content error would fail again.
+        if (!browser.connected && attempt === 0 && !this.closed) continue;
+        throw err;
+      }
+    }
+  }
+
+  private async newPage(browser: Browser): Promise<Page> {
+    const page = await browser.newPage();
+    // Templates are static HTML with embedded images: no scripts, no network.
+    await page.setJavaScriptEnabled(false);
+    await page.setOfflineMode(true);
+    return page;
+  }
+
+  private ensureBrowser(): Promise<Browser> {
+    if (this.closed) return Promise.reject(new Error('browser pool is closed'));
+    if (this.browser?.connected) return Promise.resolve(this.browser);
+    this.launching ??= this.launch().finally(() => {
+      this.launching = null;
+    });
+    return this.launching;
+  }
+
+  private async launch(): Promise<Browser> {
+    const shell = this.opts.executablePath.includes('headless-shell');
+    const browser = await puppeteer.launch({
+      executablePath: this.opts.executablePath,
+      headless: shell ? 'shell' : true,
+      args: BROWSER_ARGS,
+      // The service's own shutdown closes the browser; let the process signals reach Node.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+    this.stats.launches++;
+    this.browser = browser;
+    this.idle = [];
+    browser.on('disconnected', () => {
+      if (this.browser !== browser) return;
+      this.browser = null;
+      this.idle = [];
+      if (!this.closed) {
+        this.stats.crashes++;
+        this.opts.onEvent?.('crash', { pid: browser.process()?.pid });
+      }
+    });
+    this.opts.onEvent?.('launch', { pid: browser.process()?.pid, path: this.opts.executablePath });
+    return browser;
+  }
+
+  private acquireSlot(): Promise<void> {
+    if (this.active < this.opts.size) {
+      this.active++;
+      this.stats.peakActive = Math.max(this.stats.peakActive, this.active);
+      return Promise.resolve();
+    }
+    if (this.waiters.length >= (this.opts.queueLimit ?? Infinity)) return Promise.reject(new PoolBusyError());
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      this.stats.peakQueued = Math.max(this.stats.peakQueued, this.waiters.length);
+    });
+  }
+
+  private releaseSlot(): void {
+    // The slot passes straight to the next waiter, so `active` never exceeds size.
+    const next = this.waiters.shift();
+    if (next) next();
+    else this.active--;
+  }
+}

@@ -1,0 +1,226 @@
+import type { Kysely } from 'kysely';
+import Decimal from 'decimal.js';
+import type {
+  CompanyData,
+  CustomerBlock,
+  DocumentKind,
+  DocumentLine,
+  Language,
+  PrintableDocument,
+  SetupCost,
+  VatRow,
+} from './document.model';
+import type { ImageEmbedder } from './image-embed';
+import * as repo from './output.repository';
+
+const LANGUAGES: readonly Language[] = ['nl', 'en', 'de'];
+const money = (v: unknown) => new Decimal((v as string | number | null) ?? 0).toFixed(2);
+
+/** Loads one document with everything a PDF, an e-mail draft or a UBL file prints. */
+export async function loadPrintableDocument(
+  db: Kysely<any>,
+  kind: DocumentKind,
+  id: number,
+  images: ImageEmbedder,
+): Promise<PrintableDocument | undefined> {
+  const header = await repo.findHeader(db, kind, id);
+  if (!header) return undefined;
+  const customer = await repo.findCustomer(db, header.customer_id ?? null);
+  const brandId = await repo.resolveBrandId(db, header.brand_id, customer?.brand_id);
+  const [brand, settings, lineRows, vatRows] = await Promise.all([
+    repo.findBrand(db, brandId),
+    repo.findCmsSettings(db, brandId),
+    repo.findLines(db, kind, id),
+    kind === 'invoice' || kind === 'credit_note' ? repo.findVatSummary(db, id) : Promise.resolve([]),
+  ]);
+  const setupRows =
+    kind === 'quotation'
+      ? await repo.findQuotationSetupCosts(
+          db,
+          lineRows.map((l) => l.id as number),
+        )
+      : [];
+  const language = documentLanguage(header.language, customer);
+  const company = companyFromSettings(settings, brand);
+  const lines = await Promise.all(
+    lineRows.map((row) => toLine(row, setupRows, language, kind === 'quotation' ? images : null)),
+  );
+  const isInvoice = kind === 'invoice' || kind === 'credit_note';
+  const vat = isInvoice && vatRows.length > 0 ? vatRows.map(toVatRow) : computeVat(lines, header);
+
+  return {
+    kind,
+    proforma: header.document_type === 'proforma',
+    id: header.id,
+    number:
+      kind === 'quotation'
+        ? header.quotation_number
+        : kind === 'order'
+          ? header.order_number
+          : header.invoice_number,
+    date:
+      kind === 'quotation' ? header.quotation_date : kind === 'order' ? header.order_date : header.issue_date,
+    language,
+    currency: header.currency ?? 'EUR',
+    reference: header.reference ?? null,
+    title: header.title ?? null,
+    validUntil: header.valid_until ?? null,
+    dueDate: isInvoice ? header.due_date : null,
+    deliveryDate: header.delivery_date ?? header.expected_delivery_date ?? null,
+    paymentTermDays: isInvoice ? header.payment_term_days : (customer?.payment_term_days ?? null),
+    paymentTermName: header[`term_name_${language}`] ?? header.term_name_nl ?? null,
+    terms: header.terms ?? settings[`quotation_terms_${language}`] ?? settings.quotation_terms ?? null,
+    notes: header.notes ?? null,
+    orderNumber: kind === 'order' ? (header.quotation_number ?? null) : (header.order_number ?? null),
+    credited: header.credited_number ? { number: header.credited_number, date: header.credited_date } : null,
+    creditReason: header.credit_reason ?? null,
+    reverseCharge: header.reverse_charge === true,
+    vatNote: header.vat_note ?? null,
+    company,
+    logo: await images.embed(company.logoUrl),
+    customer: customerBlock(header, customer),
+    lines,
+    vat,
+    totals: {
+      subtotal: money(header.subtotal),
+      setupCostTotal: money(header.setup_cost_total),
+      discountTotal: money(header.discount_total),
+      shippingCost: money(header.shipping_cost),
+      vatTotal: money(header.vat_total),
+      total: money(header.total),
+    },
+    pdfPath: header.pdf_path ?? null,
+  };
+}
+
+/**
+ * The header's language column defaults to 'nl' and so cannot tell "chosen Dutch" from "never
+ * set"; a non-Dutch value is an explicit choice, otherwise the customer's preference decides.
+ */
+function documentLanguage(headerLanguage: string | null, customer: repo.Row | undefined): Language {
+  const pick = (v: unknown) => (LANGUAGES.includes(v as Language) ? (v as Language) : undefined);
+  if (headerLanguage && headerLanguage !== 'nl' && pick(headerLanguage)) return pick(headerLanguage)!;
+  return pick(customer?.metadata?.preferred_language) ?? pick(customer?.language) ?? 'nl';
+}
+
+function companyFromSettings(s: Record<string, string>, brand: repo.Row | undefined): CompanyData {
+  return {
+    name: s.company_name ?? brand?.name ?? '',
+    address: s.address ?? null,
+    postalCode: s.postal_code ?? null,
+    city: s.city ?? null,
+    country: (s.country ?? 'NL').toUpperCase(),
+    cocNumber: s.coc_number ?? null,
+    vatNumber: s.vat_number ?? null,
+    iban: s.iban ?? null,
+    bic: s.bic ?? null,
+    email: s.email ?? null,
+    phone: s.phone ?? null,
+    website: s.website ?? brand?.domain ?? null,
+    logoUrl: s.logo_url ?? brand?.logo_url ?? null,
+  };
+}
+
+function customerBlock(header: repo.Row, customer: repo.Row | undefined): CustomerBlock {
+  const billing = (header.billing_address ?? {}) as Record<string, string | undefined>;
+  const fullName = [customer?.first_name, customer?.last_name].filter(Boolean).join(' ') || null;
+  const addressLines = [
+    billing.address_line1 ?? billing.address_1 ?? billing.street ?? customer?.address_line1,
+    billing.address_line2 ?? billing.address_2 ?? customer?.address_line2,
+  ].filter((l): l is string => Boolean(l));
+  return {
+    customerNumber: customer?.customer_number ?? null,
+    company: header.customer_company ?? billing.company ?? customer?.company ?? null,
+    name: header.customer_name ?? fullName,
+    email: header.customer_email ?? customer?.email ?? null,
+    addressLines,
+    postalCode: billing.postal_code ?? customer?.postal_code ?? null,
+    city: billing.city ?? customer?.city ?? null,
+    country: (header.customer_country ?? billing.country_code ?? billing.country ?? customer?.country ?? 'NL')
+      .toString()
+      .toUpperCase(),
+    vatNumber: header.customer_vat_number ?? customer?.vat_number ?? null,
+    cocNumber: customer?.coc_number ?? null,
+  };
+}
+
+async function toLine(
+  row: repo.Row,
+  setupRows: repo.Row[],
+  language: Language,
+  images: ImageEmbedder | null,
+): Promise<DocumentLine> {
+  const productName = row[`product_name_${language}`] ?? row.product_name_nl ?? null;
+  const setupCosts: SetupCost[] = setupRows
+    .filter((s) => s.quotation_line_id === row.id)
+    .map((s) => ({
+      description: s.description,
+      quantity: s.quantity,
+      unitCost: money(s.unit_cost),
+      total: money(s.total),
+      vatRate: s.vat_rate,
+    }));
+  return {
+    lineNo: row.line_no,
+    lineType: row.line_type,
+    sku: row.sku ?? null,
+    description: row.description ?? productName,
+    quantity: row.quantity,
+    unitPrice: row.unit_price,
+    discountPercent: row.discount_percent ?? '0',
+    techniqueName: row.technique_name ?? row.technique_code ?? null,
+    printPosition: row.print_position ?? null,
+    printArea: row.print_area ?? null,
+    printColours: row.print_colours ?? null,
+    printUnitPrice: row.print_unit_price ?? '0',
+    vatRate: row.vat_rate,
+    vatCategory: row.vat_category ?? 'S',
+    lineTotal: money(row.line_total),
+    image: images && row.line_type === 'product' ? await images.embed(row.catalog_image_url) : null,
+    imageUrl: row.catalog_image_url ?? null,
+    setupCosts,
+  };
+}
+
+function toVatRow(r: repo.Row): VatRow {
+  return {
+    category: r.vat_category,
+    rate: r.vat_rate,
+    taxable: money(r.taxable_amount),
+    vat: money(r.vat_amount),
+    exemptionReason: r.exemption_reason ?? null,
+  };
+}
+
+/**
+ * Quotations and orders have no stored VAT summary: group the taxable amounts by rate and round
+ * the VAT once per rate (EN 16931 BR-CO-17), never per line. Shipping follows the standard rate.
+ */
+function computeVat(lines: DocumentLine[], header: repo.Row): VatRow[] {
+  const byRate = new Map<string, { category: string; taxable: Decimal }>();
+  const add = (rate: string, category: string, amount: Decimal.Value) => {
+    const key = `${category}|${new Decimal(rate).toFixed(2)}`;
+    const entry = byRate.get(key) ?? { category, taxable: new Decimal(0) };
+    entry.taxable = entry.taxable.plus(amount);
+    byRate.set(key, entry);
+  };
+  for (const line of lines) {
+    add(line.vatRate, line.vatCategory, line.lineTotal);
+    for (const s of line.setupCosts) add(s.vatRate, 'S', s.total);
+  }
+  const shipping = new Decimal(header.shipping_cost ?? 0);
+  if (shipping.gt(0)) add('21', 'S', shipping);
+  return [...byRate.entries()]
+    .map(([key, v]) => {
+      const rate = key.split('|')[1]!;
+      return {
+        category: v.category,
+        rate,
+        taxable: v.taxable.toFixed(2),
+        vat: v.taxable.times(rate).dividedBy(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2),
+        exemptionReason: null,
+      };
+    })
+    .filter((r) => !new Decimal(r.taxable).isZero())
+    .sort((a, b) => new Decimal(b.rate).comparedTo(a.rate));
+}

@@ -1,0 +1,158 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+
+/**
+ * Read access for document output. Kept apart from the documents core on purpose: output only
+ * reads the tables (and records where an invoice PDF was stored), so it has its own thin queries.
+ */
+type Db = Kysely<any> | Transaction<any>;
+export type Row = Record<string, any>;
+
+export type HeaderKind = 'quotation' | 'order' | 'invoice' | 'credit_note';
+
+export async function findHeader(db: Db, kind: HeaderKind, id: number): Promise<Row | undefined> {
+  switch (kind) {
+    case 'quotation':
+      return db.selectFrom('aplt_quotation_headers').selectAll().where('id', '=', id).executeTakeFirst();
+    case 'order':
+      return db
+        .selectFrom('aplt_order_headers as o')
+        .leftJoin('aplt_quotation_headers as q', 'q.id', 'o.quotation_id')
+        .selectAll('o')
+        .select('q.quotation_number')
+        .where('o.id', '=', id)
+        .executeTakeFirst();
+    case 'invoice':
+    case 'credit_note':
+      return (
+        db
+          .selectFrom('aplt_invoice_headers as i')
+          .leftJoin('aplt_order_headers as o', 'o.id', 'i.order_id')
+          .leftJoin('aplt_invoice_headers as c', 'c.id', 'i.credited_invoice_id')
+          .leftJoin('aplt_payment_terms as t', 't.id', 'i.payment_term_id')
+          .selectAll('i')
+          .select([
+            'o.order_number',
+            'c.invoice_number as credited_number',
+            'c.issue_date as credited_date',
+            't.name_nl as term_name_nl',
+            't.name_en as term_name_en',
+            't.name_de as term_name_de',
+          ])
+          .where('i.id', '=', id)
+          // The invoices endpoints serve invoices and proformas; credit notes have their own.
+          .where('i.document_type', kind === 'credit_note' ? '=' : '<>', 'credit_note')
+          .executeTakeFirst()
+      );
+  }
+}
+
+export async function findLines(db: Db, kind: HeaderKind, documentId: number): Promise<Row[]> {
+  const [table, fk] =
+    kind === 'quotation'
+      ? ['aplt_quotation_lines', 'quotation_id']
+      : kind === 'order'
+        ? ['aplt_order_lines', 'order_id']
+        : ['aplt_invoice_lines', 'invoice_id'];
+  return db
+    .selectFrom(`${table} as l`)
+    .leftJoin('aplt_products as p', 'p.id', 'l.product_id')
+    .leftJoin('aplt_product_variants as v', 'v.id', 'l.variant_id')
+    .selectAll('l')
+    .select([
+      'p.name_nl as product_name_nl',
+      'p.name_en as product_name_en',
+      'p.name_de as product_name_de',
+      sql<string | null>`coalesce(v.image_url, p.image_url, p.images->>0)`.as('catalog_image_url'),
+    ])
+    .where(`l.${fk}`, '=', documentId)
+    .orderBy('l.line_no')
+    .orderBy('l.id')
+    .execute();
+}
+
+export async function findQuotationSetupCosts(db: Db, lineIds: number[]): Promise<Row[]> {
+  if (lineIds.length === 0) return [];
+  return db
+    .selectFrom('aplt_quotation_line_setup_costs')
+    .selectAll()
+    .where('quotation_line_id', 'in', lineIds)
+    .orderBy('id')
+    .execute();
+}
+
+export async function findVatSummary(db: Db, invoiceId: number): Promise<Row[]> {
+  return db
+    .selectFrom('aplt_invoice_vat_summary')
+    .selectAll()
+    .where('invoice_id', '=', invoiceId)
+    .orderBy('vat_rate', 'desc')
+    .orderBy('vat_category')
+    .execute();
+}
+
+export async function findCustomer(db: Db, id: number | null): Promise<Row | undefined> {
+  if (id === null || id === undefined) return undefined;
+  return db.selectFrom('aplt_customers').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The brand's id: the document's own, else the customer's, else the default brand. */
+export async function resolveBrandId(db: Db, ...candidates: Array<number | null | undefined>) {
+  const given = candidates.find((c) => c !== null && c !== undefined);
+  if (given !== undefined && given !== null) return given;
+  const fallback = await db
+    .selectFrom('aplt_brands')
+    .select('id')
+    .orderBy('is_default', 'desc')
+    .orderBy('id')
+    .executeTakeFirst();
+  return fallback?.id as number | undefined;
+}
+
+export async function findBrand(db: Db, brandId: number | undefined): Promise<Row | undefined> {
+  if (brandId === undefined) return undefined;
+  return db.selectFrom('aplt_brands').selectAll().where('id', '=', brandId).executeTakeFirst();
+}
+
+export async function findCmsSettings(db: Db, brandId: number | undefined): Promise<Record<string, string>> {
+  if (brandId === undefined) return {};
+  const rows = await db
+    .selectFrom('aplt_cms_settings')
+    .select(['key', 'value'])
+    .where('brand_id', '=', brandId)
+    .execute();
+  return Object.fromEntries(rows.filter((r) => r.value !== null).map((r) => [r.key, r.value]));
+}
+
+/**
+ * Records the stored PDF of an invoice or credit note, only if none was recorded yet: the first
+ * render wins, so two simultaneous first requests can never leave two different "originals".
+ * Returns the path that is recorded afterwards.
+ */
+export async function recordInvoicePdf(
+  db: Db,
+  invoiceId: number,
+  pdf: { path: string; sha256: string },
+): Promise<{ pdf_path: string; pdf_sha256: string | null }> {
+  const updated = await db
+    .updateTable('aplt_invoice_headers')
+    .set({ pdf_path: pdf.path, pdf_sha256: pdf.sha256, pdf_generated_at: sql`now()` })
+    .where('id', '=', invoiceId)
+    .where('pdf_path', 'is', null)
+    .returning(['pdf_path', 'pdf_sha256'])
+    .executeTakeFirst();
+  if (updated) return updated as { pdf_path: string; pdf_sha256: string | null };
+  return db
+    .selectFrom('aplt_invoice_headers')
+    .select(['pdf_path', 'pdf_sha256'])
+    .where('id', '=', invoiceId)
+    .executeTakeFirstOrThrow() as Promise<{ pdf_path: string; pdf_sha256: string | null }>;
+}
+
+/** Replaces a stored PDF whose file was lost (the recorded one cannot be served any more). */
+export async function replaceInvoicePdf(db: Db, invoiceId: number, pdf: { path: string; sha256: string }) {
+  await db
+    .updateTable('aplt_invoice_headers')
+    .set({ pdf_path: pdf.path, pdf_sha256: pdf.sha256, pdf_generated_at: sql`now()` })
+    .where('id', '=', invoiceId)
+    .execute();
+}
