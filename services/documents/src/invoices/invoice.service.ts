@@ -2,7 +2,7 @@ import type { Kysely } from '@aplt/db';
 import { conflict, notFound, unprocessable } from '@aplt/http';
 import { insertRelation } from '../chain/relation.repository';
 import { post } from '../ledger/posting.service';
-import { allocateNumber } from '../numbering/number.repository';
+import { allocateNumber, provisionalNumber } from '../numbering/number.repository';
 import * as orders from '../orders/order.repository';
 import { lineAmount, resolveLines, STANDARD_VAT_RATE } from '../quotations/pricing.service';
 import type { LineInput } from '../quotations/quotation.schemas';
@@ -89,9 +89,9 @@ async function writeInvoice(
   const net = sum(summary.map((r) => r.taxable_amount));
   const vat = sum(summary.map((r) => r.vat_amount));
   if (net.isNegative()) throw unprocessable('An invoice cannot have a negative amount; use a credit note');
-  const number = await allocateNumber(trx, kind === 'invoice' ? 'F' : 'P', Number(issueDate.slice(0, 4)));
+  const prefix = kind === 'invoice' ? 'F' : 'P';
   const header = await repo.insertInvoiceHeader(trx, {
-    invoice_number: number,
+    invoice_number: provisionalNumber(prefix),
     document_type: kind,
     order_id: opts.order?.id ?? null,
     customer_id: customer.id,
@@ -134,6 +134,10 @@ async function writeInvoice(
       exemption_reason: r.vat_category === 'AE' ? REVERSE_CHARGE_NOTE : null,
     })),
   );
+  // The number is taken last: the counter row stays locked only for the final statements.
+  const number = await allocateNumber(trx, prefix, Number(issueDate.slice(0, 4)));
+  await repo.updateInvoiceHeader(trx, header.id, { invoice_number: number });
+  header.invoice_number = number;
   if (kind === 'invoice') {
     await post(
       trx,
@@ -181,66 +185,73 @@ export async function invoiceOrder(
   },
   actor: string | null,
 ) {
-  return db.transaction().execute(async (trx) => {
-    const order = await orders.findOrderHeader(trx, input.order_id, true);
-    if (!order) throw notFound(`Order ${input.order_id} not found`);
-    if (order.status === 'cancelled') throw conflict(`Order ${order.order_number} is cancelled`);
-    const customer = await requireCustomer(trx, order.customer_id);
-    const orderLines = await orders.findOrderLines(trx, [input.order_id]);
-    const wanted = new Map((input.lines ?? []).map((l) => [String(l.order_line_id), l.quantity]));
-    for (const id of wanted.keys())
-      if (!orderLines.some((l) => String(l.id) === id))
-        throw unprocessable(`order line ${id} is not on order ${order.order_number}`);
-    const drafts: DraftLine[] = [];
-    for (const l of orderLines) {
-      const remaining = l.quantity - l.invoiced_quantity;
-      const qty = input.lines ? (wanted.get(String(l.id)) ?? 0) : remaining;
-      if (qty <= 0) continue;
-      if (input.document_type === 'invoice' && qty > remaining) {
-        throw conflict(`order line ${l.id}: ${qty} requested but only ${remaining} left to invoice`, {
-          order_line_id: Number(l.id),
-          remaining,
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      const order = await orders.findOrderHeader(trx, input.order_id, true);
+      if (!order) throw notFound(`Order ${input.order_id} not found`);
+      if (order.status === 'cancelled') throw conflict(`Order ${order.order_number} is cancelled`);
+      const customer = await requireCustomer(trx, order.customer_id);
+      const orderLines = await orders.findOrderLines(trx, [input.order_id]);
+      const wanted = new Map((input.lines ?? []).map((l) => [String(l.order_line_id), l.quantity]));
+      for (const id of wanted.keys())
+        if (!orderLines.some((l) => String(l.id) === id))
+          throw unprocessable(`order line ${id} is not on order ${order.order_number}`);
+      const drafts: DraftLine[] = [];
+      for (const l of orderLines) {
+        const remaining = l.quantity - l.invoiced_quantity;
+        const qty = input.lines ? (wanted.get(String(l.id)) ?? 0) : remaining;
+        if (qty <= 0) continue;
+        if (input.document_type === 'invoice' && qty > remaining) {
+          throw conflict(`order line ${l.id}: ${qty} requested but only ${remaining} left to invoice`, {
+            order_line_id: Number(l.id),
+            remaining,
+          });
+        }
+        const amount =
+          qty === l.quantity
+            ? String(l.line_total)
+            : money(lineAmount(qty, l.unit_price, l.print_unit_price, l.discount_percent));
+        drafts.push({
+          order_line_id: l.id,
+          line_type: l.line_type,
+          product_id: l.product_id,
+          variant_id: l.variant_id,
+          sku: l.sku,
+          description: l.description,
+          quantity: qty,
+          unit_price: String(l.unit_price),
+          discount_percent: String(l.discount_percent),
+          technique_code: l.technique_code,
+          technique_name: l.technique_name,
+          print_position: l.print_position,
+          print_area: l.print_area,
+          print_colours: l.print_colours,
+          print_unit_price: String(l.print_unit_price),
+          vat_code_id: l.vat_code_id,
+          vat_rate: String(l.vat_rate),
+          line_total: amount,
+          metadata: l.metadata,
         });
+        if (input.document_type === 'invoice') await orders.addInvoicedQuantity(trx, l.id, qty);
       }
-      const amount =
-        qty === l.quantity
-          ? String(l.line_total)
-          : money(lineAmount(qty, l.unit_price, l.print_unit_price, l.discount_percent));
-      drafts.push({
-        order_line_id: l.id,
-        line_type: l.line_type,
-        product_id: l.product_id,
-        variant_id: l.variant_id,
-        sku: l.sku,
-        description: l.description,
-        quantity: qty,
-        unit_price: String(l.unit_price),
-        discount_percent: String(l.discount_percent),
-        technique_code: l.technique_code,
-        technique_name: l.technique_name,
-        print_position: l.print_position,
-        print_area: l.print_area,
-        print_colours: l.print_colours,
-        print_unit_price: String(l.print_unit_price),
-        vat_code_id: l.vat_code_id,
-        vat_rate: String(l.vat_rate),
-        line_total: amount,
-        metadata: l.metadata,
+      if (!drafts.length) throw conflict(`Order ${order.order_number} has nothing left to invoice`);
+      const header = await writeInvoice(trx, input.document_type, customer, drafts, {
+        ...input,
+        order,
+        actor,
       });
-      if (input.document_type === 'invoice') await orders.addInvoicedQuantity(trx, l.id, qty);
-    }
-    if (!drafts.length) throw conflict(`Order ${order.order_number} has nothing left to invoice`);
-    const header = await writeInvoice(trx, input.document_type, customer, drafts, { ...input, order, actor });
-    await insertRelation(trx, {
-      source_type: 'order',
-      source_id: order.id,
-      target_type: input.document_type,
-      target_id: header.id,
-      relation_type: input.document_type === 'invoice' ? 'invoiced' : 'proforma',
-      created_by: actor,
-    });
-    return loadInvoice(trx, header.id);
-  });
+      await insertRelation(trx, {
+        source_type: 'order',
+        source_id: order.id,
+        target_type: input.document_type,
+        target_id: header.id,
+        relation_type: input.document_type === 'invoice' ? 'invoiced' : 'proforma',
+        created_by: actor,
+      });
+      return header.id;
+    })
+    .then((id) => loadInvoice(db, id));
 }
 
 /** An invoice (or proforma) without an order: lines priced like quotation lines. */
@@ -257,28 +268,31 @@ export async function invoiceDirect(
   },
   actor: string | null,
 ) {
-  return db.transaction().execute(async (trx) => {
-    const customer = await requireCustomer(trx, input.customer_id);
-    const resolved = await resolveLines(trx, input.lines, input.issue_date ?? today());
-    const drafts: DraftLine[] = resolved.flatMap((l) => {
-      const { setup_costs, technique_id: _t, logo_transaction_id: _l, ...line } = l;
-      return [
-        line,
-        ...setup_costs.map((s) => ({
-          line_type: 'setup',
-          description: s.description,
-          quantity: s.quantity,
-          unit_price: s.unit_cost,
-          discount_percent: '0',
-          print_unit_price: '0',
-          vat_rate: s.vat_rate ?? STANDARD_VAT_RATE,
-          line_total: s.total,
-        })),
-      ];
-    });
-    const header = await writeInvoice(trx, input.document_type, customer, drafts, { ...input, actor });
-    return loadInvoice(trx, header.id);
-  });
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      const customer = await requireCustomer(trx, input.customer_id);
+      const resolved = await resolveLines(trx, input.lines, input.issue_date ?? today());
+      const drafts: DraftLine[] = resolved.flatMap((l) => {
+        const { setup_costs, technique_id: _t, logo_transaction_id: _l, ...line } = l;
+        return [
+          line,
+          ...setup_costs.map((s) => ({
+            line_type: 'setup',
+            description: s.description,
+            quantity: s.quantity,
+            unit_price: s.unit_cost,
+            discount_percent: '0',
+            print_unit_price: '0',
+            vat_rate: s.vat_rate ?? STANDARD_VAT_RATE,
+            line_total: s.total,
+          })),
+        ];
+      });
+      const header = await writeInvoice(trx, input.document_type, customer, drafts, { ...input, actor });
+      return header.id;
+    })
+    .then((id) => loadInvoice(db, id));
 }
 
 /**

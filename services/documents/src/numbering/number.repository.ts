@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { type Kysely, sql } from '@aplt/db';
 
 export type NumberPrefix = 'Q' | 'O' | 'F' | 'C' | 'P' | 'B';
@@ -23,4 +24,14 @@ export async function allocateNumber(trx: Kysely<any>, prefix: NumberPrefix, yea
  */
 export function formatNumber(prefix: NumberPrefix, year: number, seq: number): string {
   return `${prefix}-${year}-${String(seq).padStart(4, '0')}`;
+}
+
+/**
+ * A placeholder that satisfies the number CHECK and UNIQUE constraints (year 0000 never occurs),
+ * used for the insert when the real number is allocated at the end of the transaction so the
+ * counter row is locked as briefly as possible. It is replaced before commit, so no other
+ * transaction ever sees it.
+ */
+export function provisionalNumber(prefix: NumberPrefix): string {
+  return `${prefix}-0000-${randomInt(1e9, 1e12 - 1)}${randomInt(1e5, 1e6 - 1)}`;
 }

@@ -57,13 +57,11 @@ export function registerOrderRoutes(app: App, ctx: DocumentsContext) {
     '/admin/aplt/orders',
     { ...auth, schema: { body: createOrderBody, response: { 201: anyObject } } },
     async (request, reply) =>
-      reply
-        .code(201)
-        .send(
-          await service.createOrder(apltDb(ctx, request), ctx.config, request.body, {
-            actor: actorName(request),
-          }),
-        ),
+      reply.code(201).send(
+        await service.createOrder(apltDb(ctx, request), ctx.config, request.body, {
+          actor: actorName(request),
+        }),
+      ),
   );
   app.put(
     '/admin/aplt/orders/:id',

@@ -58,81 +58,87 @@ async function lockAllocatable(
  * unapplied credit. Journal: debit bank, credit receivables (allocated) and customer credit (rest).
  */
 export async function registerPayment(db: Kysely<any>, input: PaymentInput, actor: string | null) {
-  return db.transaction().execute(async (trx) => {
-    const customer = await findCustomer(trx, input.customer_id);
-    if (!customer) throw unprocessable(`customer ${input.customer_id} does not exist`);
-    const amount = D(input.amount);
-    const allocations = (input.allocations ?? []).map((a) => ({ ...a, amount: money(a.amount) }));
-    for (const a of allocations)
-      if (D(a.amount).lte(0)) throw unprocessable('Allocation amounts must be greater than 0');
-    const allocated = sum(allocations.map((a) => a.amount));
-    if (allocated.gt(amount))
-      throw unprocessable(`Allocations (${money(allocated)}) exceed the payment amount (${money(amount)})`, {
-        allocated: money(allocated),
-        amount: money(amount),
-      });
-    await lockAllocatable(trx, customer.id, allocations);
-    const date = input.payment_date ?? today();
-    const number = await allocateNumber(trx, 'B', Number(date.slice(0, 4)));
-    const payment = await repo.insertPayment(trx, {
-      payment_number: number,
-      customer_id: customer.id,
-      payment_date: date,
-      amount: money(amount),
-      allocated_total: money(allocated),
-      method: input.method ?? 'bank_transfer',
-      reference: input.reference ?? null,
-      bank_account: input.bank_account ?? null,
-      notes: input.notes ?? null,
-      created_by: actor,
-    });
-    for (const a of allocations) {
-      await repo.insertAllocation(trx, {
-        payment_id: payment.id,
-        invoice_id: a.invoice_id,
-        amount: a.amount,
-        created_by: actor,
-      });
-      await repo.addPaidTotal(trx, a.invoice_id, a.amount);
-      await refreshStoredStatus(trx, a.invoice_id);
-      await insertRelation(trx, {
-        source_type: 'invoice',
-        source_id: a.invoice_id,
-        target_type: 'payment',
-        target_id: payment.id,
-        relation_type: 'allocated',
-        created_by: actor,
-        metadata: { amount: a.amount },
-      });
-    }
-    const rest = amount.minus(allocated);
-    if (rest.gt(0)) {
-      await repo.insertUnappliedCredit(trx, {
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      const customer = await findCustomer(trx, input.customer_id);
+      if (!customer) throw unprocessable(`customer ${input.customer_id} does not exist`);
+      const amount = D(input.amount);
+      const allocations = (input.allocations ?? []).map((a) => ({ ...a, amount: money(a.amount) }));
+      for (const a of allocations)
+        if (D(a.amount).lte(0)) throw unprocessable('Allocation amounts must be greater than 0');
+      const allocated = sum(allocations.map((a) => a.amount));
+      if (allocated.gt(amount))
+        throw unprocessable(
+          `Allocations (${money(allocated)}) exceed the payment amount (${money(amount)})`,
+          {
+            allocated: money(allocated),
+            amount: money(amount),
+          },
+        );
+      await lockAllocatable(trx, customer.id, allocations);
+      const date = input.payment_date ?? today();
+      const number = await allocateNumber(trx, 'B', Number(date.slice(0, 4)));
+      const payment = await repo.insertPayment(trx, {
+        payment_number: number,
         customer_id: customer.id,
-        source_type: 'payment',
-        payment_id: payment.id,
-        amount: money(rest),
-        notes: `Unallocated part of ${number}`,
-      });
-    }
-    await post(
-      trx,
-      {
-        entry_date: date,
-        description: `Betaling ${number}`,
-        source_type: 'payment',
-        source_id: payment.id,
+        payment_date: date,
+        amount: money(amount),
+        allocated_total: money(allocated),
+        method: input.method ?? 'bank_transfer',
+        reference: input.reference ?? null,
+        bank_account: input.bank_account ?? null,
+        notes: input.notes ?? null,
         created_by: actor,
-      },
-      [
-        { account: 'bank', side: 'debit', amount },
-        { account: 'receivables', side: 'credit', amount: allocated },
-        { account: 'customer_credit', side: 'credit', amount: rest },
-      ],
-      customer.id,
-    );
-    return loadPayment(trx, payment.id);
-  });
+      });
+      for (const a of allocations) {
+        await repo.insertAllocation(trx, {
+          payment_id: payment.id,
+          invoice_id: a.invoice_id,
+          amount: a.amount,
+          created_by: actor,
+        });
+        await repo.addPaidTotal(trx, a.invoice_id, a.amount);
+        await refreshStoredStatus(trx, a.invoice_id);
+        await insertRelation(trx, {
+          source_type: 'invoice',
+          source_id: a.invoice_id,
+          target_type: 'payment',
+          target_id: payment.id,
+          relation_type: 'allocated',
+          created_by: actor,
+          metadata: { amount: a.amount },
+        });
+      }
+      const rest = amount.minus(allocated);
+      if (rest.gt(0)) {
+        await repo.insertUnappliedCredit(trx, {
+          customer_id: customer.id,
+          source_type: 'payment',
+          payment_id: payment.id,
+          amount: money(rest),
+          notes: `Unallocated part of ${number}`,
+        });
+      }
+      await post(
+        trx,
+        {
+          entry_date: date,
+          description: `Betaling ${number}`,
+          source_type: 'payment',
+          source_id: payment.id,
+          created_by: actor,
+        },
+        [
+          { account: 'bank', side: 'debit', amount },
+          { account: 'receivables', side: 'credit', amount: allocated },
+          { account: 'customer_credit', side: 'credit', amount: rest },
+        ],
+        customer.id,
+      );
+      return payment.id;
+    })
+    .then((id) => loadPayment(db, id));
 }
 
 /**

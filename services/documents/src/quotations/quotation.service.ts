@@ -54,43 +54,46 @@ export async function createQuotation(
   input: CreateQuotationInput,
   meta: ActorMeta & { defaultSource: string },
 ) {
-  return db.transaction().execute(async (trx) => {
-    const customer = await customerOf(trx, input.customer_id);
-    const date = input.quotation_date ?? today();
-    const validUntil = input.valid_until ?? addDays(date, config.QUOTATION_VALIDITY_DAYS);
-    if (validUntil < date) throw unprocessable('valid_until must not be before quotation_date');
-    const lines = await resolveLines(trx, input.lines, date);
-    const totals = await computeTotals(trx, config, quotationAmountLines(lines), {
-      reverseCharge: isReverseCharge(customer),
-      shippingOverride: input.shipping_cost ?? null,
-    });
-    const number = await allocateNumber(trx, 'Q', Number(date.slice(0, 4)));
-    const { vat_summary: _vat, ...headerTotals } = totals;
-    const header = await repo.insertQuotationHeader(trx, {
-      quotation_number: number,
-      customer_id: input.customer_id ?? null,
-      brand_id: input.brand_id ?? customer?.brand_id ?? (await findDefaultBrandId(trx)) ?? null,
-      source_code: input.source_code ?? meta.defaultSource,
-      quotation_date: date,
-      valid_until: validUntil,
-      reference: input.reference ?? null,
-      title: input.title ?? null,
-      ...customerFields(input, customer),
-      shipping_address: input.shipping_address ? JSON.stringify(input.shipping_address) : null,
-      language: input.language ?? customer?.language ?? 'nl',
-      ...headerTotals,
-      terms: input.terms ?? null,
-      notes: input.notes ?? null,
-      internal_notes: input.internal_notes ?? null,
-      metadata: JSON.stringify({
-        ...(input.metadata ?? {}),
-        ...(input.shipping_cost != null ? { shipping_cost_override: input.shipping_cost } : {}),
-      }),
-      created_by: meta.actor,
-    });
-    await repo.insertQuotationLines(trx, Number(header.id), lines);
-    return loadQuotation(trx, Number(header.id));
-  });
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      const customer = await customerOf(trx, input.customer_id);
+      const date = input.quotation_date ?? today();
+      const validUntil = input.valid_until ?? addDays(date, config.QUOTATION_VALIDITY_DAYS);
+      if (validUntil < date) throw unprocessable('valid_until must not be before quotation_date');
+      const lines = await resolveLines(trx, input.lines, date);
+      const totals = await computeTotals(trx, config, quotationAmountLines(lines), {
+        reverseCharge: isReverseCharge(customer),
+        shippingOverride: input.shipping_cost ?? null,
+      });
+      const number = await allocateNumber(trx, 'Q', Number(date.slice(0, 4)));
+      const { vat_summary: _vat, ...headerTotals } = totals;
+      const header = await repo.insertQuotationHeader(trx, {
+        quotation_number: number,
+        customer_id: input.customer_id ?? null,
+        brand_id: input.brand_id ?? customer?.brand_id ?? (await findDefaultBrandId(trx)) ?? null,
+        source_code: input.source_code ?? meta.defaultSource,
+        quotation_date: date,
+        valid_until: validUntil,
+        reference: input.reference ?? null,
+        title: input.title ?? null,
+        ...customerFields(input, customer),
+        shipping_address: input.shipping_address ? JSON.stringify(input.shipping_address) : null,
+        language: input.language ?? customer?.language ?? 'nl',
+        ...headerTotals,
+        terms: input.terms ?? null,
+        notes: input.notes ?? null,
+        internal_notes: input.internal_notes ?? null,
+        metadata: JSON.stringify({
+          ...(input.metadata ?? {}),
+          ...(input.shipping_cost != null ? { shipping_cost_override: input.shipping_cost } : {}),
+        }),
+        created_by: meta.actor,
+      });
+      await repo.insertQuotationLines(trx, Number(header.id), lines);
+      return Number(header.id);
+    })
+    .then((id) => loadQuotation(db, id));
 }
 
 /** A quotation with lines (each with setup_costs) and the VAT summary of its current totals. */
