@@ -1,9 +1,21 @@
 import { createApp, type TenantServiceDeps } from '@aplt/http';
+import { createRedis, QueueClient, type Redis, type WorkerHandle } from '@aplt/queue';
+import { aiProviderFromConfig, type AiProvider } from './ai/ai-provider';
+import { aiRoutes } from './ai/ai.routes';
 import type { Config } from './config';
+import { connectorRoutes } from './connectors/connectors.routes';
+import type { CatalogDeps } from './deps';
+import { queueDashboard } from './queues/queue-dashboard';
+import { storeRoutes } from './store/store.routes';
+import { syncRoutes } from './sync/sync.routes';
+import { startCatalogWorkers } from './workers';
 
-export type Deps = Pick<TenantServiceDeps, 'registry' | 'databases' | 'licenses'>;
+export type Deps = Pick<TenantServiceDeps, 'registry' | 'databases' | 'licenses'> & {
+  /** Tests pass a loopback provider; by default it follows AI_* config. */
+  ai?: AiProvider;
+};
 
-/** Builds the catalog service; never listens (server.ts does). */
+/** Builds the catalog service; never listens (server.ts does). Workers run here only with CATALOG_RUN_WORKERS. */
 export async function buildApp(deps: Deps, config: Config) {
   const app = await createApp({
     name: 'catalog',
@@ -13,6 +25,45 @@ export async function buildApp(deps: Deps, config: Config) {
     registry: deps.registry,
     licenses: deps.licenses,
     jwtSecret: config.JWT_SECRET,
+  });
+  const redis: Redis = createRedis(config.REDIS_URL);
+  const queues = new QueueClient(redis, config.REDIS_PREFIX);
+  const catalogDeps: CatalogDeps = {
+    registry: deps.registry,
+    databases: deps.databases,
+    queues,
+    ai: deps.ai ?? aiProviderFromConfig(config),
+    config,
+  };
+  app.decorate('catalogDeps', catalogDeps);
+  app.addReadinessCheck('redis', async () => {
+    await redis.ping();
+  });
+
+  let workers: WorkerHandle[] = [];
+  let workerRedis: Redis | undefined;
+  if (config.CATALOG_RUN_WORKERS) {
+    workerRedis = createRedis(config.REDIS_URL, { forWorker: true });
+    workers = startCatalogWorkers({
+      registry: deps.registry,
+      databases: deps.databases,
+      connection: workerRedis,
+      config,
+      log: (msg, extra) => app.log.info(extra ?? {}, msg),
+    });
+  }
+
+  await app.register(storeRoutes);
+  await app.register(connectorRoutes);
+  await app.register(syncRoutes);
+  await app.register(aiRoutes);
+  await queueDashboard(app, queues);
+
+  app.addHook('onClose', async () => {
+    await Promise.allSettled(workers.map((w) => w.close()));
+    await queues.close();
+    redis.disconnect();
+    workerRedis?.disconnect();
   });
   return app;
 }

@@ -1,10 +1,25 @@
-import { env, httpEnv, jwtEnv, loadEnv, redisEnv, ServicePorts } from '@aplt/config';
+import { env, httpEnv, jwtEnv, loadEnv, pgEnv, redisEnv, ServicePorts } from '@aplt/config';
 
 export const configShape = {
   PORT: env.port(ServicePorts['catalog']),
   ...httpEnv,
   ...jwtEnv,
   ...redisEnv,
+  ...pgEnv,
+  // Run the queue workers inside the HTTP process (single-process dev); the fleet runs src/worker.ts.
+  CATALOG_RUN_WORKERS: env.bool(false),
+  // Rows per upsert batch: bounds memory per batch and statement size (params < 65535).
+  CATALOG_BATCH_SIZE: env.int(1000),
+  // Default retail margin over the supplier purchase price when a supplier sets none (percent).
+  CATALOG_DEFAULT_MARGIN_PERCENT: env.decimal('40'),
+  // OpenAI-compatible chat-completions endpoint; unset = the built-in deterministic engine.
+  AI_BASE_URL: env.optionalStr(),
+  // Bearer key for AI_BASE_URL.
+  AI_API_KEY: env.optionalStr(),
+  // Model name sent to AI_BASE_URL.
+  AI_MODEL: env.optionalStr(),
+  // Upper bound for one LLM call; the built-in engine answers when it is exceeded.
+  AI_TIMEOUT_MS: env.int(20_000),
 };
 
 export type Config = ReturnType<typeof loadConfig>;

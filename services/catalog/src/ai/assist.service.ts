@@ -1,0 +1,113 @@
+import { type Kysely, sql } from '@aplt/db';
+import type { AiProvider } from './ai-provider';
+
+type Intent = 'open_quotations' | 'overdue_invoices' | 'best_sellers';
+
+const intentWords: Array<[Intent, RegExp]> = [
+  ['open_quotations', /offerte|quot|angebot|angebote/i],
+  [
+    'overdue_invoices',
+    /factu|invoice|rechnung|achterstallig|overdue|vervallen|te laat|überfällig|ueberfaellig|openstaand|unpaid|receivable/i,
+  ],
+  ['best_sellers', /best ?sell|bestseller|meest verkocht|populair|top ?product|verkauf|best verkocht|top/i],
+];
+
+/** The tenant's own figures, straight from its aplt tables; every answer carries the numbers used. */
+export async function assistData(db: Kysely<any>, intents: Intent[]) {
+  const data: Record<string, unknown> = {};
+  if (intents.includes('open_quotations')) {
+    const r = (
+      await sql<{ count: string; total: string; expiring_7d: string }>`
+        SELECT count(*) AS count, coalesce(sum(total), 0)::text AS total,
+          count(*) FILTER (WHERE valid_until <= CURRENT_DATE + 7) AS expiring_7d
+        FROM aplt_quotation_headers WHERE status = 'open' AND valid_until >= CURRENT_DATE`.execute(db)
+    ).rows[0];
+    data.open_quotations = {
+      count: Number(r?.count ?? 0),
+      total: r?.total ?? '0',
+      expiring_within_7_days: Number(r?.expiring_7d ?? 0),
+    };
+  }
+  if (intents.includes('overdue_invoices')) {
+    const r = (
+      await sql<{ count: string; outstanding: string; oldest: string | null }>`
+        SELECT count(*) AS count, coalesce(sum(total - paid_total - credited_total), 0)::text AS outstanding, min(due_date)::text AS oldest
+        FROM aplt_invoice_headers
+        WHERE document_type = 'invoice' AND status IN ('open', 'overdue') AND due_date < CURRENT_DATE
+          AND total - paid_total - credited_total > 0`.execute(db)
+    ).rows[0];
+    data.overdue_invoices = {
+      count: Number(r?.count ?? 0),
+      outstanding: r?.outstanding ?? '0',
+      oldest_due_date: r?.oldest ?? null,
+    };
+  }
+  if (intents.includes('best_sellers')) {
+    const rows = (
+      await sql<{ sku: string; description: string | null; quantity: string; revenue: string }>`
+        SELECT coalesce(l.sku, '-') AS sku, max(l.description) AS description, sum(l.quantity)::text AS quantity, sum(l.line_total)::text AS revenue
+        FROM aplt_invoice_lines l JOIN aplt_invoice_headers h ON h.id = l.invoice_id
+        WHERE h.document_type = 'invoice' AND h.status <> 'cancelled' AND l.line_type = 'product'
+        GROUP BY coalesce(l.sku, '-') ORDER BY sum(l.quantity) DESC, sum(l.line_total) DESC LIMIT 5`.execute(
+        db,
+      )
+    ).rows;
+    data.best_sellers = rows.map((r) => ({
+      sku: r.sku,
+      description: r.description,
+      quantity: Number(r.quantity),
+      revenue: r.revenue,
+    }));
+  }
+  return data;
+}
+
+function template(lang: 'nl' | 'en', data: Record<string, any>): string {
+  const parts: string[] = [];
+  const q = data.open_quotations;
+  if (q)
+    parts.push(
+      lang === 'nl'
+        ? `Er staan ${q.count} offertes open met een totaal van € ${q.total} (${q.expiring_within_7_days} verlopen binnen 7 dagen).`
+        : `There are ${q.count} open quotations worth € ${q.total} in total (${q.expiring_within_7_days} expire within 7 days).`,
+    );
+  const i = data.overdue_invoices;
+  if (i)
+    parts.push(
+      lang === 'nl'
+        ? `${i.count} facturen zijn over de vervaldatum, openstaand € ${i.outstanding}${i.oldest_due_date ? ` (oudste vervaldatum ${i.oldest_due_date})` : ''}.`
+        : `${i.count} invoices are overdue, € ${i.outstanding} outstanding${i.oldest_due_date ? ` (oldest due date ${i.oldest_due_date})` : ''}.`,
+    );
+  const b = data.best_sellers as
+    Array<{ sku: string; description: string | null; quantity: number }> | undefined;
+  if (b)
+    parts.push(
+      b.length === 0
+        ? lang === 'nl'
+          ? 'Er zijn nog geen verkochte producten gefactureerd.'
+          : 'No products have been invoiced yet.'
+        : (lang === 'nl' ? 'Best verkocht: ' : 'Best sellers: ') +
+            b.map((x) => `${x.description ?? x.sku} (${x.quantity})`).join(', ') +
+            '.',
+    );
+  return parts.join(' ');
+}
+
+export async function assist(db: Kysely<any>, ai: AiProvider, question: string) {
+  let intents = intentWords.filter(([, re]) => re.test(question)).map(([i]) => i);
+  if (intents.length === 0) intents = ['open_quotations', 'overdue_invoices', 'best_sellers'];
+  const data = await assistData(db, intents);
+  const lang = /\b(hoeveel|welke|wat|zijn|facturen|offertes|openstaande|mijn|onze)\b/i.test(question)
+    ? 'nl'
+    : 'en';
+  const fromAi = await ai.completeText(
+    'You are the admin assistant of a promotional-products company. Answer the question briefly, in the language of the question, using ONLY the figures in the JSON data; amounts are euros.',
+    `Question: ${question}\nData: ${JSON.stringify(data)}`,
+  );
+  return {
+    answer: fromAi?.trim() || template(lang, data),
+    intents,
+    data,
+    provider: fromAi ? ai.name : 'builtin',
+  };
+}

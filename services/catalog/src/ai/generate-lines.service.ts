@@ -1,0 +1,150 @@
+import { type Kysely, sql } from '@aplt/db';
+import Decimal from 'decimal.js';
+import type { AiProvider } from './ai-provider';
+import { runSearch } from './product-search.service';
+import { colourWords, parseProductQuery, type SearchFilters, techniqueSynonyms } from './query-parser';
+
+interface Request {
+  filters: SearchFilters;
+  colours: number;
+  text: string;
+}
+
+/** Splits "500 blauwe pennen met tampondruk 1 kleur en 250 mokken" into one request per item. */
+export function splitRequests(text: string): Request[] {
+  return text
+    .split(/\s*(?:[;\n]|,(?!\d)|\ben\b|\band\b|\bund\b|\bplus\b)\s*/i)
+    .map((s) => s.trim())
+    .filter((s) => /\p{L}{3,}/u.test(s))
+    .map((s) => {
+      const colours = /(\d+)\s*(kleur(en)?|colou?rs?|farben?|-colou?r)/i.exec(s);
+      const cleaned = colours ? s.replace(colours[0], ' ') : s;
+      const filters = parseProductQuery(cleaned);
+      return {
+        filters: { ...filters, max_unit_price: null },
+        colours: colours ? Number(colours[1]) : 1,
+        text: s,
+      };
+    });
+}
+
+const LINES_PROMPT = `Split a request for promotional products (Dutch, English or German) into items. Answer JSON
+{"items":[{"terms": product words, "colour": English colour or null, "quantity": integer or null,
+"technique": "pad print"|"screen print"|"laser engraving"|"embroidery"|"full colour"|null, "colours": integer print colours or 1}]}.`;
+
+async function requestsFrom(ai: AiProvider, text: string): Promise<{ requests: Request[]; source: string }> {
+  const answer = await ai.completeJson(LINES_PROMPT, text);
+  const items = Array.isArray(answer?.items) ? (answer.items as any[]) : undefined;
+  if (items && items.length > 0 && items.every((i) => typeof i?.terms === 'string')) {
+    return {
+      source: ai.name,
+      requests: items.map((i) => ({
+        filters: {
+          terms: i.terms,
+          colour: typeof i.colour === 'string' ? i.colour.toLowerCase() : null,
+          max_unit_price: null,
+          technique: typeof i.technique === 'string' ? i.technique : null,
+          quantity: Number.isInteger(i.quantity) && i.quantity > 0 ? i.quantity : null,
+        },
+        colours: Number.isInteger(i.colours) && i.colours > 0 ? i.colours : 1,
+        text: String(i.terms),
+      })),
+    };
+  }
+  return { requests: splitRequests(text), source: 'builtin' };
+}
+
+const money = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2);
+
+/**
+ * Proposed quotation lines: the best-matching sellable product, the variant in the asked colour,
+ * the retail unit price from its scales at the quantity, and the print price from the
+ * technique's scale (price per unit + each further colour) plus setup costs per colour.
+ */
+export async function generateLines(db: Kysely<any>, ai: AiProvider, text: string) {
+  const { requests, source } = await requestsFrom(ai, text);
+  const lines = [];
+  const unmatched: string[] = [];
+  for (const req of requests) {
+    const quantity = req.filters.quantity ?? 100;
+    const [hit] = await runSearch(db, { ...req.filters, quantity }, 1);
+    if (!hit) {
+      unmatched.push(req.text);
+      continue;
+    }
+    const colours = req.filters.colour ? (colourWords[req.filters.colour] ?? []) : [];
+    const variant = (
+      await sql<{ id: number; sku: string; color_name: string | null }>`
+        SELECT id, sku, color_name FROM aplt_product_variants WHERE product_id = ${hit.id} AND is_active
+        ORDER BY ${colours.length ? sql`(lower(coalesce(color_name, '')) ~ ${`(${colours.join('|')})`}) DESC,` : sql``} id LIMIT 1`.execute(
+        db,
+      )
+    ).rows[0];
+    const techPattern = req.filters.technique
+      ? (techniqueSynonyms[req.filters.technique] ?? [req.filters.technique]).join('|')
+      : null;
+    const technique = (
+      await sql<{
+        id: number;
+        code: string;
+        name_nl: string;
+        position_code: string;
+        print_area: string | null;
+        max_colours: number | null;
+      }>`
+        SELECT t.id, t.code, t.name_nl, pp.position_code, pp.print_area, pt.max_colours
+        FROM aplt_product_techniques pt JOIN aplt_techniques t ON t.id = pt.technique_id
+        JOIN aplt_print_positions pp ON pp.id = pt.print_position_id
+        WHERE pt.product_id = ${hit.id}
+        ORDER BY ${techPattern ? sql`((t.name_nl || ' ' || coalesce(t.name_en, '')) ~* ${techPattern}) DESC,` : sql``} pt.is_default DESC, pp.sort_order, pt.id
+        LIMIT 1`.execute(db)
+    ).rows[0];
+    const printColours = technique?.max_colours ? Math.min(req.colours, technique.max_colours) : req.colours;
+    let printUnit = new Decimal(0);
+    let setup = new Decimal(0);
+    if (technique) {
+      const scale = (
+        await sql<{ price_per_unit: string; next_colour_price: string | null; setup_cost: string }>`
+          SELECT price_per_unit, next_colour_price, setup_cost FROM aplt_technique_pricing
+          WHERE technique_id = ${technique.id} AND min_quantity <= ${quantity} AND (colours IS NULL OR colours = ${printColours})
+          ORDER BY min_quantity DESC, colours NULLS LAST LIMIT 1`.execute(db)
+      ).rows[0];
+      const opstart = (
+        await sql<{ setup_cost: string; per_colour: boolean }>`
+          SELECT setup_cost, per_colour FROM aplt_opstartkosten WHERE technique_id = ${technique.id}
+            AND (product_id = ${hit.id} OR product_id IS NULL) AND is_active ORDER BY product_id NULLS LAST LIMIT 1`.execute(
+          db,
+        )
+      ).rows[0];
+      if (scale) {
+        printUnit = new Decimal(scale.price_per_unit).plus(
+          new Decimal(scale.next_colour_price ?? 0).times(printColours - 1),
+        );
+      }
+      const setupPer = new Decimal(opstart?.setup_cost ?? scale?.setup_cost ?? 0);
+      setup = opstart && !opstart.per_colour ? setupPer : setupPer.times(printColours);
+    }
+    const unit = new Decimal(hit.unit_price ?? 0);
+    const lineTotal = unit.plus(printUnit).times(quantity).plus(setup);
+    lines.push({
+      request: req.text,
+      product_id: hit.id,
+      sku: hit.sku,
+      name: hit.name_nl,
+      variant_id: variant?.id ?? null,
+      variant_sku: variant?.sku ?? null,
+      colour: variant?.color_name ?? null,
+      quantity,
+      unit_price: unit.toFixed(4),
+      technique: technique ? { code: technique.code, name: technique.name_nl } : null,
+      print_position: technique?.position_code ?? null,
+      print_area: technique?.print_area ?? null,
+      print_colours: technique ? printColours : 0,
+      print_unit_price: printUnit.toFixed(4),
+      setup_cost: money(setup),
+      line_total: money(lineTotal),
+    });
+  }
+  const total = lines.reduce((sum, l) => sum.plus(l.line_total), new Decimal(0));
+  return { provider: source, lines, unmatched, total: money(total), currency: 'EUR' as const };
+}

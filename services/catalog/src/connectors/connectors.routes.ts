@@ -1,0 +1,182 @@
+import { isUniqueViolation } from '@aplt/db';
+import { type App, conflict, notFound, requireActor, unprocessable } from '@aplt/http';
+import { z } from 'zod';
+import { masterTenant } from '../deps';
+import { connectors, defaultFormats, findConnector } from './connector-registry';
+import {
+  createRun,
+  finishRun,
+  getRun,
+  latestRuns,
+  listRejects,
+  setJobId,
+  type SyncRun,
+} from './sync-run.repository';
+
+export const runSchema = z.object({
+  id: z.number(),
+  connector: z.string(),
+  status: z.enum(['queued', 'running', 'succeeded', 'failed']),
+  job_id: z.string().nullable(),
+  rows_read: z.number(),
+  rows_inserted: z.number(),
+  rows_updated: z.number(),
+  rows_rejected: z.number(),
+  progress: z.string().nullable(),
+  error: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  queued_at: z.date(),
+  started_at: z.date().nullable(),
+  finished_at: z.date().nullable(),
+});
+export const toRun = (r: SyncRun) => runSchema.parse(r);
+
+/** Connector runs: listed with their last run; started through the queue, one at a time each. */
+export async function connectorRoutes(app: App) {
+  const guard = { preHandler: requireActor('user') };
+  const master = async () => {
+    const m = await masterTenant(app.catalogDeps.registry);
+    if (!m) throw unprocessable('No master tenant is registered: connectors import into the master catalog');
+    return m;
+  };
+
+  app.get(
+    '/admin/connectors/sync',
+    {
+      ...guard,
+      schema: {
+        response: {
+          200: z.object({
+            connectors: z.array(
+              z.object({
+                name: z.string(),
+                supplier_code: z.string(),
+                kind: z.string(),
+                format: z.string(),
+                status: z.string(),
+                last_run: runSchema.nullable(),
+              }),
+            ),
+            count: z.number(),
+          }),
+        },
+      },
+    },
+    async () => {
+      const db = app.catalogDeps.databases.aplt(await master());
+      const runs = await latestRuns(
+        db,
+        connectors.map((c) => c.name),
+      );
+      const suppliers = new Map(
+        (await db.selectFrom('aplt_suppliers').select(['code', 'feed_format']).execute()).map((s: any) => [
+          s.code,
+          s.feed_format,
+        ]),
+      );
+      const list = connectors.map((c) => {
+        const run = runs.get(c.name);
+        return {
+          name: c.name,
+          supplier_code: c.supplier,
+          kind: c.kind,
+          format: suppliers.get(c.supplier) ?? defaultFormats[c.supplier],
+          status: run?.status ?? 'idle',
+          last_run: run ? toRun(run) : null,
+        };
+      });
+      return { connectors: list, count: list.length };
+    },
+  );
+
+  app.post(
+    '/admin/connectors/sync',
+    {
+      ...guard,
+      schema: {
+        querystring: z.object({ connector: z.string().min(1).max(50) }),
+        response: {
+          202: z.object({
+            job_id: z.string(),
+            run_id: z.number(),
+            connector: z.string(),
+            status: z.literal('queued'),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const connector = findConnector(request.query.connector);
+      if (!connector)
+        throw notFound(`Unknown connector ${request.query.connector}`, {
+          connector: request.query.connector,
+        });
+      const tenant = await master();
+      const db = app.catalogDeps.databases.aplt(tenant);
+      let run: SyncRun;
+      try {
+        run = await createRun(db, {
+          connector: connector.name,
+          supplierCode: (await db
+            .selectFrom('aplt_suppliers')
+            .select('code')
+            .where('code', '=', connector.supplier)
+            .executeTakeFirst())
+            ? connector.supplier
+            : null,
+          triggeredBy: request.actor?.actorId ?? null,
+        });
+      } catch (err) {
+        if (isUniqueViolation(err))
+          throw conflict(`Connector ${connector.name} is already queued or running`, {
+            connector: connector.name,
+          });
+        throw err;
+      }
+      try {
+        const jobId = await app.catalogDeps.queues.enqueue(
+          'connectors',
+          'connector.run',
+          { tenantId: tenant.id, connector: connector.name, runId: run.id },
+          { jobId: `connector-${tenant.id}-${run.id}` },
+        );
+        await setJobId(db, run.id, jobId);
+        return reply
+          .code(202)
+          .send({ job_id: jobId, run_id: run.id, connector: connector.name, status: 'queued' as const });
+      } catch (err) {
+        await finishRun(db, run.id, { status: 'failed', error: 'could not enqueue' });
+        throw err;
+      }
+    },
+  );
+
+  app.get(
+    '/admin/connectors/sync/runs/:id',
+    {
+      ...guard,
+      schema: {
+        params: z.object({ id: z.coerce.number().int().positive() }),
+        response: {
+          200: z.object({
+            run: runSchema,
+            rejects: z.array(
+              z.object({
+                row_number: z.number().nullable(),
+                key: z.string().nullable(),
+                reason: z.string(),
+                raw: z.unknown(),
+              }),
+            ),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const db = app.catalogDeps.databases.aplt(await master());
+      const run = await getRun(db, request.params.id);
+      if (!run) throw notFound(`Run ${request.params.id} not found`);
+      return { run: toRun(run), rejects: await listRejects(db, run.id, 500) };
+    },
+  );
+}

@@ -1,0 +1,319 @@
+import { type Kysely, sql, type Transaction } from '@aplt/db';
+import Decimal from 'decimal.js';
+import type { PositionRow, PriceRow, ProductRow, StockRow, TechniqueRow } from './feed-rows';
+
+type Db = Kysely<any> | Transaction<any>;
+export interface Counts {
+  inserted: number;
+  updated: number;
+}
+export interface UnknownKey {
+  index: number;
+  reason: string;
+}
+
+/** Our SKUs: <master code>-<supplier> for the product, <product sku>.<colour> for a variant. */
+export const productSku = (supplier: string, masterCode: string) =>
+  `${masterCode.replace(/\./g, '_')}-${supplier}`;
+export const variantSku = (base: string, colorCode: string) => `${base}.${colorCode.replace(/\./g, '_')}`;
+
+const nz = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
+const country = (v: string | undefined) => (v && /^[A-Z]{2}$/.test(v) ? v : null);
+const gtin = (v: string | undefined) => (v && /^[0-9]{8,14}$/.test(v) ? v : null);
+
+async function counts(rows: Array<{ inserted: boolean }>): Promise<Counts> {
+  const inserted = rows.filter((r) => r.inserted).length;
+  return { inserted, updated: rows.length - inserted };
+}
+
+/** Products and their variants; one multi-row statement per table (arrays through unnest). */
+export async function upsertProducts(db: Db, supplier: string, rows: ProductRow[]): Promise<Counts> {
+  const col = <T>(f: (r: ProductRow) => T) => rows.map(f);
+  const res = await sql<{ id: number; supplier_sku: string; inserted: boolean }>`
+    INSERT INTO aplt_products AS p (sku, supplier_code, supplier_sku, name_nl, name_en, name_de,
+      description_nl, description_en, description_de, brand, material, dimensions, country_of_origin,
+      supplier_category_code, printable, number_of_print_positions, image_url, images, last_imported_at)
+    SELECT t.sku, ${supplier}, t.supplier_sku, t.name_nl, t.name_en, t.name_de, t.d_nl, t.d_en, t.d_de,
+      t.brand, t.material, t.dimensions, t.country, t.category, t.printable, t.positions,
+      t.images::jsonb ->> 0, t.images::jsonb, now()
+    FROM unnest(${col((r) => productSku(supplier, r.masterCode))}::text[], ${col((r) => r.masterCode)}::text[],
+      ${col((r) => r.names.nl)}::text[], ${col((r) => nz(r.names.en))}::text[], ${col((r) => nz(r.names.de))}::text[],
+      ${col((r) => nz(r.descriptions.nl))}::text[], ${col((r) => nz(r.descriptions.en))}::text[],
+      ${col((r) => nz(r.descriptions.de))}::text[], ${col((r) => nz(r.brand))}::text[],
+      ${col((r) => nz(r.material))}::text[], ${col((r) => nz(r.dimensions))}::text[],
+      ${col((r) => country(r.countryOfOrigin))}::text[], ${col((r) => nz(r.categoryCode))}::text[],
+      ${col((r) => r.printable)}::boolean[], ${col((r) => nz(r.numberOfPrintPositions))}::int[],
+      ${col((r) => JSON.stringify(r.images))}::text[])
+      AS t(sku, supplier_sku, name_nl, name_en, name_de, d_nl, d_en, d_de, brand, material, dimensions,
+           country, category, printable, positions, images)
+    ON CONFLICT (sku) DO UPDATE SET
+      name_nl = EXCLUDED.name_nl, name_en = EXCLUDED.name_en, name_de = EXCLUDED.name_de,
+      description_nl = EXCLUDED.description_nl, description_en = EXCLUDED.description_en,
+      description_de = EXCLUDED.description_de, brand = EXCLUDED.brand, material = EXCLUDED.material,
+      dimensions = EXCLUDED.dimensions, country_of_origin = EXCLUDED.country_of_origin,
+      supplier_category_code = EXCLUDED.supplier_category_code, printable = EXCLUDED.printable,
+      number_of_print_positions = EXCLUDED.number_of_print_positions, image_url = EXCLUDED.image_url,
+      images = EXCLUDED.images, last_imported_at = EXCLUDED.last_imported_at
+    RETURNING id, supplier_sku, (xmax = 0) AS inserted`.execute(db);
+  const ids = new Map(res.rows.map((r) => [r.supplier_sku, r.id]));
+  const variants = rows.flatMap((r) => {
+    const base = productSku(supplier, r.masterCode);
+    return r.variants.map((v) => ({ productId: ids.get(r.masterCode) as number, base, v }));
+  });
+  if (variants.length > 0) {
+    const vc = <T>(f: (x: (typeof variants)[number]) => T) => variants.map(f);
+    await sql`
+      INSERT INTO aplt_product_variants (product_id, sku, supplier_sku, supplier_variant_id, color_code,
+        color_name, color_group, pms_color, gtin, plc_status)
+      SELECT * FROM unnest(${vc((x) => x.productId)}::bigint[], ${vc((x) => variantSku(x.base, x.v.colorCode))}::text[],
+        ${vc((x) => x.v.supplierSku)}::text[], ${vc((x) => nz(x.v.supplierVariantId))}::text[],
+        ${vc((x) => x.v.colorCode)}::text[], ${vc((x) => nz(x.v.colorName))}::text[],
+        ${vc((x) => nz(x.v.colorGroup))}::text[], ${vc((x) => nz(x.v.pmsColor))}::text[],
+        ${vc((x) => gtin(x.v.gtin))}::text[], ${vc((x) => nz(x.v.plcStatus))}::text[])
+      ON CONFLICT (sku) DO UPDATE SET supplier_sku = EXCLUDED.supplier_sku,
+        supplier_variant_id = EXCLUDED.supplier_variant_id, color_name = EXCLUDED.color_name,
+        color_group = EXCLUDED.color_group, pms_color = EXCLUDED.pms_color, gtin = EXCLUDED.gtin,
+        plc_status = EXCLUDED.plc_status`.execute(db);
+  }
+  // Supplier category codes that match one of our categories become connector mappings.
+  await sql`
+    INSERT INTO aplt_category_mappings (category_id, product_id, source)
+    SELECT c.id, t.id, 'connector'
+    FROM unnest(${rows.map((r) => ids.get(r.masterCode))}::bigint[], ${rows.map((r) => nz(r.categoryCode))}::text[]) AS t(id, code)
+    JOIN aplt_categories c ON c.code = t.code
+    ON CONFLICT (category_id, product_id) DO NOTHING`.execute(db);
+  return counts(res.rows);
+}
+
+/**
+ * Stock rows resolve the supplier's SKU to ours (variant first, then product); rows whose SKU we
+ * do not know come back as `unknown` for the reject report, the rest are upserted.
+ */
+export async function upsertStock(
+  db: Db,
+  supplier: string,
+  rows: StockRow[],
+): Promise<Counts & { unknown: UnknownKey[] }> {
+  const col = <T>(f: (r: StockRow) => T) => rows.map(f);
+  const res = await sql<{ idx: number; sku: string | null; inserted: boolean | null }>`
+    WITH input AS (
+      SELECT * FROM unnest(${rows.map((_, i) => i)}::int[], ${col((r) => r.supplierSku)}::text[],
+        ${col((r) => r.quantity)}::int[], ${col((r) => nz(r.firstArrivalDate))}::date[],
+        ${col((r) => nz(r.firstArrivalQty))}::int[], ${col((r) => nz(r.nextArrivalDate))}::date[],
+        ${col((r) => nz(r.nextArrivalQty))}::int[])
+        AS t(idx, supplier_sku, qty, fad, faq, nad, naq)
+    ), resolved AS (
+      SELECT i.*, coalesce(
+        (SELECT v.sku FROM aplt_product_variants v JOIN aplt_products p ON p.id = v.product_id
+          WHERE v.supplier_sku = i.supplier_sku AND p.supplier_code = ${supplier} LIMIT 1),
+        (SELECT p.sku FROM aplt_products p WHERE p.supplier_code = ${supplier} AND p.supplier_sku = i.supplier_sku)
+      ) AS sku
+      FROM input i
+    ), written AS (
+      INSERT INTO aplt_stock (sku, quantity, first_arrival_date, first_arrival_qty, next_arrival_date,
+        next_arrival_qty, last_synced_at)
+      SELECT sku, qty, fad, faq, nad, naq, now() FROM resolved WHERE sku IS NOT NULL
+      ON CONFLICT (sku) DO UPDATE SET quantity = EXCLUDED.quantity,
+        first_arrival_date = EXCLUDED.first_arrival_date, first_arrival_qty = EXCLUDED.first_arrival_qty,
+        next_arrival_date = EXCLUDED.next_arrival_date, next_arrival_qty = EXCLUDED.next_arrival_qty,
+        last_synced_at = EXCLUDED.last_synced_at
+      RETURNING sku, (xmax = 0) AS inserted
+    )
+    SELECT r.idx, r.sku, w.inserted FROM resolved r LEFT JOIN written w ON w.sku = r.sku`.execute(db);
+  const written = res.rows.filter((r) => r.sku !== null);
+  return {
+    ...(await counts(written.map((r) => ({ inserted: !!r.inserted })))),
+    unknown: res.rows
+      .filter((r) => r.sku === null)
+      .map((r) => ({ index: r.idx, reason: 'unknown SKU: no product or variant of this supplier has it' })),
+  };
+}
+
+/**
+ * Price tiers: the supplier's net prices as the purchase list and, marked up by the supplier's
+ * margin, the retail list. Product-wide tiers are the cheapest variant per scale, and
+ * retail_price_100 (what makes a product sellable) is the retail tier that applies at 100.
+ */
+export async function upsertPrices(
+  db: Db,
+  supplier: string,
+  rows: PriceRow[],
+  marginPercent: string,
+): Promise<Counts & { unknown: UnknownKey[] }> {
+  const factor = new Decimal(1).plus(new Decimal(marginPercent).div(100));
+  const flat = rows.flatMap((r, idx) =>
+    r.scales.map((s) => ({
+      idx,
+      sku: r.supplierSku,
+      min: s.minQuantity,
+      purchase: new Decimal(s.price).toFixed(4),
+      retail: new Decimal(s.price).times(factor).toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toFixed(4),
+      currency: r.currency.toUpperCase(),
+      validUntil: nz(r.validUntil),
+    })),
+  );
+  const col = <T>(f: (r: (typeof flat)[number]) => T) => flat.map(f);
+  const res = await sql<{ idx: number; product_id: number | null; inserted: boolean | null }>`
+    WITH input AS (
+      SELECT * FROM unnest(${col((r) => r.idx)}::int[], ${col((r) => r.sku)}::text[], ${col((r) => r.min)}::int[],
+        ${col((r) => r.purchase)}::numeric[], ${col((r) => r.retail)}::numeric[], ${col((r) => r.currency)}::text[],
+        ${col((r) => r.validUntil)}::date[]) AS t(idx, supplier_sku, min_q, purchase, retail, currency, valid_until)
+    ), resolved AS (
+      SELECT i.*, coalesce(v.product_id, p.id) AS product_id, v.id AS variant_id
+      FROM input i
+      LEFT JOIN LATERAL (SELECT v.id, v.product_id FROM aplt_product_variants v JOIN aplt_products pp ON pp.id = v.product_id
+        WHERE v.supplier_sku = i.supplier_sku AND pp.supplier_code = ${supplier} LIMIT 1) v ON true
+      LEFT JOIN aplt_products p ON v.id IS NULL AND p.supplier_code = ${supplier} AND p.supplier_sku = i.supplier_sku
+    ), written AS (
+      INSERT INTO aplt_product_prices (product_id, variant_id, price_list, min_quantity, price, currency, valid_until)
+      SELECT product_id, variant_id, l.list, min_q, CASE l.list WHEN 'purchase' THEN purchase ELSE retail END, currency, valid_until
+      FROM resolved CROSS JOIN (VALUES ('purchase'), ('retail')) AS l(list)
+      WHERE product_id IS NOT NULL
+      ON CONFLICT ON CONSTRAINT aplt_product_prices_scale_key DO UPDATE SET price = EXCLUDED.price,
+        currency = EXCLUDED.currency, valid_until = EXCLUDED.valid_until
+      RETURNING product_id, (xmax = 0) AS inserted
+    )
+    SELECT r.idx, r.product_id, bool_and(w.inserted) AS inserted
+    FROM resolved r LEFT JOIN written w ON w.product_id = r.product_id
+    GROUP BY r.idx, r.product_id`.execute(db);
+  const touched = [...new Set(res.rows.map((r) => r.product_id).filter((id): id is number => id !== null))];
+  if (touched.length > 0) {
+    await sql`
+      INSERT INTO aplt_product_prices (product_id, variant_id, price_list, min_quantity, price, currency)
+      SELECT product_id, NULL, price_list, min_quantity, min(price), min(currency)
+      FROM aplt_product_prices WHERE variant_id IS NOT NULL AND product_id = ANY(${touched}::bigint[])
+      GROUP BY product_id, price_list, min_quantity
+      ON CONFLICT ON CONSTRAINT aplt_product_prices_scale_key DO UPDATE SET price = EXCLUDED.price`.execute(
+      db,
+    );
+    await sql`
+      UPDATE aplt_products p SET
+        retail_price_100 = (SELECT price FROM aplt_product_prices x WHERE x.product_id = p.id AND x.variant_id IS NULL
+          AND x.price_list = 'retail' AND x.min_quantity <= 100 ORDER BY x.min_quantity DESC LIMIT 1),
+        purchase_price = (SELECT price FROM aplt_product_prices x WHERE x.product_id = p.id AND x.variant_id IS NULL
+          AND x.price_list = 'purchase' AND x.min_quantity <= 100 ORDER BY x.min_quantity DESC LIMIT 1)
+      WHERE p.id = ANY(${touched}::bigint[])`.execute(db);
+  }
+  const byIdx = new Map<number, { product_id: number | null; inserted: boolean | null }>();
+  for (const r of res.rows) if (!byIdx.has(r.idx) || r.product_id !== null) byIdx.set(r.idx, r);
+  const known = [...byIdx.values()].filter((r) => r.product_id !== null);
+  return {
+    ...(await counts(known.map((r) => ({ inserted: !!r.inserted })))),
+    unknown: [...byIdx.entries()]
+      .filter(([, r]) => r.product_id === null)
+      .map(([index]) => ({
+        index,
+        reason: 'unknown product: no product or variant of this supplier has this SKU',
+      })),
+  };
+}
+
+/** Techniques with their price scales and setup cost (opstartkosten). */
+export async function upsertTechniques(db: Db, supplier: string, rows: TechniqueRow[]): Promise<Counts> {
+  const col = <T>(f: (r: TechniqueRow) => T) => rows.map(f);
+  const res = await sql<{ id: number; code: string; inserted: boolean }>`
+    INSERT INTO aplt_techniques (code, supplier_code, supplier_technique_id, name_nl, name_en, name_de, pricing_type, max_colours, full_colour)
+    SELECT t.code, ${supplier}, split_part(t.code, '-', 2), t.name, t.name, t.name, t.pt, t.mc, t.fc
+    FROM unnest(${col((r) => r.code)}::text[], ${col((r) => r.name)}::text[], ${col((r) => r.pricingType)}::text[],
+      ${col((r) => nz(r.maxColours))}::int[], ${col((r) => r.fullColour)}::boolean[]) AS t(code, name, pt, mc, fc)
+    ON CONFLICT (code) DO UPDATE SET name_nl = EXCLUDED.name_nl, pricing_type = EXCLUDED.pricing_type,
+      max_colours = EXCLUDED.max_colours, full_colour = EXCLUDED.full_colour
+    RETURNING id, code, (xmax = 0) AS inserted`.execute(db);
+  const ids = new Map(res.rows.map((r) => [r.code, r.id]));
+  const scales = rows.flatMap((r) => r.scales.map((s) => ({ id: ids.get(r.code) as number, r, s })));
+  if (scales.length > 0) {
+    const sc = <T>(f: (x: (typeof scales)[number]) => T) => scales.map(f);
+    await sql`
+      INSERT INTO aplt_technique_pricing (technique_id, area_from, area_to, colours, min_quantity, price_per_unit,
+        next_colour_price, setup_cost, setup_repeat_cost, small_order_charge)
+      SELECT * FROM unnest(${sc((x) => x.id)}::bigint[], ${sc((x) => nz(x.s.areaFrom))}::numeric[],
+        ${sc((x) => nz(x.s.areaTo))}::numeric[], ${sc((x) => nz(x.s.colours))}::int[], ${sc((x) => x.s.minQuantity)}::int[],
+        ${sc((x) => x.s.price)}::numeric[], ${sc((x) => nz(x.s.nextColourPrice))}::numeric[], ${sc((x) => x.r.setup)}::numeric[],
+        ${sc((x) => nz(x.r.setupRepeat))}::numeric[], ${sc((x) => nz(x.r.smallOrderCharge))}::numeric[])
+      ON CONFLICT ON CONSTRAINT aplt_technique_pricing_scale_key DO UPDATE SET price_per_unit = EXCLUDED.price_per_unit,
+        next_colour_price = EXCLUDED.next_colour_price, setup_cost = EXCLUDED.setup_cost,
+        setup_repeat_cost = EXCLUDED.setup_repeat_cost, small_order_charge = EXCLUDED.small_order_charge`.execute(
+      db,
+    );
+  }
+  await sql`
+    INSERT INTO aplt_opstartkosten (technique_id, setup_cost, repeat_setup_cost, description)
+    SELECT * FROM unnest(${col((r) => ids.get(r.code))}::bigint[], ${col((r) => r.setup)}::numeric[],
+      ${col((r) => nz(r.setupRepeat))}::numeric[], ${col((r) => r.name)}::text[])
+    ON CONFLICT ON CONSTRAINT aplt_opstartkosten_key DO UPDATE SET setup_cost = EXCLUDED.setup_cost,
+      repeat_setup_cost = EXCLUDED.repeat_setup_cost`.execute(db);
+  return counts(res.rows);
+}
+
+/** Print positions of products and which techniques each allows; unknown products or techniques are reported. */
+export async function upsertPositions(
+  db: Db,
+  supplier: string,
+  rows: PositionRow[],
+): Promise<Counts & { unknown: UnknownKey[] }> {
+  const col = <T>(f: (r: PositionRow) => T) => rows.map(f);
+  const area = (r: PositionRow) => (r.widthMm && r.heightMm ? `${r.widthMm}x${r.heightMm}` : null);
+  const res = await sql<{
+    idx: number;
+    id: number | null;
+    product_id: number | null;
+    inserted: boolean | null;
+  }>`
+    WITH input AS (
+      SELECT * FROM unnest(${rows.map((_, i) => i)}::int[], ${col((r) => r.masterCode)}::text[], ${col((r) => r.positionCode)}::text[],
+        ${col((r) => nz(r.positionName))}::text[], ${col((r) => nz(r.widthMm))}::numeric[], ${col((r) => nz(r.heightMm))}::numeric[],
+        ${col(area)}::text[], ${col((r) => nz(r.rotation))}::numeric[], ${col((r) => (r.points ? JSON.stringify(r.points) : null))}::jsonb[])
+        AS t(idx, master, code, name, w, h, area, rot, points)
+    ), resolved AS (
+      SELECT i.*, p.id AS product_id FROM input i
+      LEFT JOIN aplt_products p ON p.supplier_code = ${supplier} AND p.supplier_sku = i.master
+    ), written AS (
+      INSERT INTO aplt_print_positions (product_id, position_code, position_name, max_width_mm, max_height_mm, print_area, rotation, coordinates)
+      SELECT product_id, code, name, w, h, area, rot, points FROM resolved WHERE product_id IS NOT NULL
+      ON CONFLICT (product_id, position_code) DO UPDATE SET position_name = EXCLUDED.position_name,
+        max_width_mm = EXCLUDED.max_width_mm, max_height_mm = EXCLUDED.max_height_mm, print_area = EXCLUDED.print_area,
+        rotation = EXCLUDED.rotation, coordinates = coalesce(EXCLUDED.coordinates, aplt_print_positions.coordinates)
+      RETURNING id, product_id, position_code, (xmax = 0) AS inserted
+    )
+    SELECT r.idx, w.id, r.product_id, w.inserted FROM resolved r
+    LEFT JOIN written w ON w.product_id = r.product_id AND w.position_code = r.code`.execute(db);
+  const links = res.rows.flatMap((r) =>
+    r.id === null
+      ? []
+      : (rows[r.idx] as PositionRow).techniques.map((t) => ({
+          pos: r.id as number,
+          product: r.product_id as number,
+          t,
+        })),
+  );
+  const unknown: UnknownKey[] = res.rows
+    .filter((r) => r.product_id === null)
+    .map((r) => ({
+      index: r.idx,
+      reason: 'unknown product: no product of this supplier has this master code',
+    }));
+  if (links.length > 0) {
+    const lc = <T>(f: (x: (typeof links)[number]) => T) => links.map(f);
+    const missing = await sql<{ code: string }>`
+      WITH written AS (
+        INSERT INTO aplt_product_techniques (product_id, technique_id, print_position_id, max_colours, is_default)
+        SELECT l.product_id, t.id, l.pos, l.mc, l.def
+        FROM unnest(${lc((x) => x.product)}::bigint[], ${lc((x) => x.pos)}::bigint[], ${lc((x) => x.t.code)}::text[],
+          ${lc((x) => nz(x.t.maxColours))}::int[], ${lc((x) => x.t.isDefault)}::boolean[]) AS l(product_id, pos, code, mc, def)
+        JOIN aplt_techniques t ON t.code = l.code
+        ON CONFLICT (product_id, technique_id, print_position_id) DO UPDATE SET max_colours = EXCLUDED.max_colours,
+          is_default = EXCLUDED.is_default
+        RETURNING technique_id
+      )
+      SELECT DISTINCT code FROM unnest(${lc((x) => x.t.code)}::text[]) AS c(code)
+      WHERE NOT EXISTS (SELECT 1 FROM aplt_techniques t WHERE t.code = c.code)`.execute(db);
+    const missingCodes = new Set(missing.rows.map((m) => m.code));
+    rows.forEach((r, index) => {
+      const bad = r.techniques.filter((t) => missingCodes.has(t.code));
+      if (bad.length)
+        unknown.push({ index, reason: `unknown technique ${bad.map((b) => b.code).join(', ')}` });
+    });
+  }
+  const known = res.rows.filter((r) => r.id !== null);
+  return { ...(await counts(known.map((r) => ({ inserted: !!r.inserted })))), unknown };
+}

@@ -1,0 +1,164 @@
+import { type Kysely, sql } from '@aplt/db';
+
+export interface SyncRun {
+  id: number;
+  connector: string;
+  supplier_code: string | null;
+  status: 'queued' | 'running' | 'succeeded' | 'failed';
+  job_id: string | null;
+  source: string | null;
+  triggered_by: string | null;
+  rows_read: number;
+  rows_inserted: number;
+  rows_updated: number;
+  rows_rejected: number;
+  progress: string | null;
+  error: string | null;
+  metadata: Record<string, unknown>;
+  queued_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+/** Run state in aplt_connector_sync (connectors, and the commerce_sync / tenant_update runs). */
+export async function createRun(
+  db: Kysely<any>,
+  values: {
+    connector: string;
+    supplierCode?: string | null;
+    source?: string | null;
+    triggeredBy?: string | null;
+    metadata?: object;
+  },
+): Promise<SyncRun> {
+  return (await db
+    .insertInto('aplt_connector_sync')
+    .values({
+      connector: values.connector,
+      supplier_code: values.supplierCode ?? null,
+      source: values.source ?? null,
+      triggered_by: values.triggeredBy ?? null,
+      metadata: JSON.stringify(values.metadata ?? {}),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()) as SyncRun;
+}
+
+export async function setJobId(db: Kysely<any>, id: number, jobId: string): Promise<void> {
+  await db.updateTable('aplt_connector_sync').set({ job_id: jobId }).where('id', '=', id).execute();
+}
+
+/** queued -> running; false when the run is not queued (already taken, or cancelled). */
+export async function markRunning(db: Kysely<any>, id: number): Promise<boolean> {
+  const res = await db
+    .updateTable('aplt_connector_sync')
+    .set({ status: 'running', started_at: sql`now()`, error: null, progress: '0' })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+export async function updateProgress(
+  db: Kysely<any>,
+  id: number,
+  p: {
+    rowsRead?: number;
+    inserted?: number;
+    updated?: number;
+    rejected?: number;
+    progress?: number;
+    metadata?: object;
+  },
+): Promise<void> {
+  await db
+    .updateTable('aplt_connector_sync')
+    .set({
+      ...(p.rowsRead !== undefined ? { rows_read: p.rowsRead } : {}),
+      ...(p.inserted !== undefined ? { rows_inserted: p.inserted } : {}),
+      ...(p.updated !== undefined ? { rows_updated: p.updated } : {}),
+      ...(p.rejected !== undefined ? { rows_rejected: p.rejected } : {}),
+      ...(p.progress !== undefined ? { progress: p.progress.toFixed(2) } : {}),
+      ...(p.metadata !== undefined
+        ? { metadata: sql`metadata || ${JSON.stringify(p.metadata)}::jsonb` }
+        : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function finishRun(
+  db: Kysely<any>,
+  id: number,
+  outcome: { status: 'succeeded' | 'failed' | 'queued'; error?: string | null },
+): Promise<void> {
+  await db
+    .updateTable('aplt_connector_sync')
+    .set({
+      status: outcome.status,
+      error: outcome.error ?? null,
+      ...(outcome.status === 'queued' ? {} : { finished_at: sql`now()` }),
+      ...(outcome.status === 'succeeded' ? { progress: '100' } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function getRun(db: Kysely<any>, id: number): Promise<SyncRun | undefined> {
+  return (await db.selectFrom('aplt_connector_sync').selectAll().where('id', '=', id).executeTakeFirst()) as
+    SyncRun | undefined;
+}
+
+/** The newest run of each named connector. */
+export async function latestRuns(db: Kysely<any>, names: string[]): Promise<Map<string, SyncRun>> {
+  const rows = (await db
+    .selectFrom('aplt_connector_sync')
+    .selectAll()
+    .distinctOn('connector')
+    .where('connector', 'in', names)
+    .orderBy('connector')
+    .orderBy('id', 'desc')
+    .execute()) as SyncRun[];
+  return new Map(rows.map((r) => [r.connector, r]));
+}
+
+export async function addRejects(
+  db: Kysely<any>,
+  syncId: number,
+  rejects: Array<{ rowNumber: number; key?: string | undefined; reason: string; raw: unknown }>,
+): Promise<void> {
+  if (rejects.length === 0) return;
+  await db
+    .insertInto('aplt_connector_rejects')
+    .values(
+      rejects.map((r) => ({
+        sync_id: syncId,
+        row_number: r.rowNumber,
+        key: r.key ?? null,
+        reason: r.reason.slice(0, 1000),
+        raw: JSON.stringify(r.raw ?? null),
+      })),
+    )
+    .execute();
+}
+
+export async function listRejects(db: Kysely<any>, syncId: number, limit = 100) {
+  return db
+    .selectFrom('aplt_connector_rejects')
+    .select(['row_number', 'key', 'reason', 'raw'])
+    .where('sync_id', '=', syncId)
+    .orderBy('row_number')
+    .limit(limit)
+    .execute();
+}
+
+export async function supplierFeed(
+  db: Kysely<any>,
+  code: string,
+): Promise<{ feed_format: string | null; settings: Record<string, any> } | undefined> {
+  return db
+    .selectFrom('aplt_suppliers')
+    .select(['feed_format', 'settings'])
+    .where('code', '=', code)
+    .executeTakeFirst();
+}

@@ -1,0 +1,137 @@
+import type { App } from '@aplt/http';
+import { z } from 'zod';
+import { listCategories, listStoreProducts } from './store.repository';
+
+const lang = z.enum(['nl', 'en', 'de']).default('nl');
+
+const productSchema = z.object({
+  id: z.number(),
+  sku: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  brand: z.string().nullable(),
+  material: z.string().nullable(),
+  image_url: z.string().nullable(),
+  supplier_code: z.string(),
+  retail_price_100: z.string(),
+  price: z.object({ quantity: z.number(), unit_price: z.string(), currency: z.literal('EUR') }),
+  variants: z.array(
+    z.object({
+      sku: z.string(),
+      color_code: z.string().nullable(),
+      color_name: z.string().nullable(),
+      hex: z.string().nullable(),
+      stock: z.number().nullable(),
+    }),
+  ),
+  categories: z.array(z.string()),
+});
+
+interface CategoryNode {
+  id: number;
+  code: string;
+  slug: string;
+  name: string;
+  children: CategoryNode[];
+}
+const categoryNode: z.ZodType<CategoryNode> = z.lazy(() =>
+  z.object({
+    id: z.number(),
+    code: z.string(),
+    slug: z.string(),
+    name: z.string(),
+    children: z.array(categoryNode),
+  }),
+);
+
+/** Public catalog of the tenant (no authentication): only sellable products. */
+export async function storeRoutes(app: App) {
+  app.get(
+    '/store/aplt/products',
+    {
+      schema: {
+        querystring: z.object({
+          q: z.string().max(200).optional(),
+          category: z.string().max(100).optional(),
+          lang,
+          quantity: z.coerce.number().int().min(1).max(1_000_000).default(100),
+          limit: z.coerce.number().int().min(1).max(100).default(20),
+          offset: z.coerce.number().int().min(0).max(100_000).default(0),
+        }),
+        response: {
+          200: z.object({
+            products: z.array(productSchema),
+            count: z.number(),
+            limit: z.number(),
+            offset: z.number(),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const { rows, count } = await listStoreProducts(
+        request.server.catalogDeps.databases.aplt(request.tenant),
+        q,
+      );
+      return {
+        products: rows.map((r) => ({
+          id: r.id,
+          sku: r.sku,
+          name: r.name,
+          description: r.description,
+          brand: r.brand,
+          material: r.material,
+          image_url: r.image_url,
+          supplier_code: r.supplier_code,
+          retail_price_100: r.retail_price_100,
+          price: { quantity: q.quantity, unit_price: r.unit_price, currency: 'EUR' as const },
+          variants: r.variants,
+          categories: r.categories,
+        })),
+        count,
+        limit: q.limit,
+        offset: q.offset,
+      };
+    },
+  );
+
+  app.get(
+    '/store/aplt/categories',
+    {
+      schema: {
+        querystring: z.object({ lang }),
+        response: { 200: z.object({ categories: z.array(categoryNode) }) },
+      },
+    },
+    async (request) => {
+      const rows = await listCategories(
+        request.server.catalogDeps.databases.aplt(request.tenant),
+        request.query.lang,
+      );
+      const nodes = new Map<number, CategoryNode & { parent: number | null }>();
+      for (const r of rows)
+        nodes.set(r.id, {
+          id: r.id,
+          code: r.code,
+          slug: r.slug,
+          name: r.name,
+          children: [],
+          parent: r.parent_id,
+        });
+      const roots: CategoryNode[] = [];
+      for (const n of nodes.values()) {
+        const parent = n.parent !== null ? nodes.get(n.parent) : undefined;
+        (parent ? parent.children : roots).push(n);
+      }
+      const strip = (n: CategoryNode): CategoryNode => ({
+        id: n.id,
+        code: n.code,
+        slug: n.slug,
+        name: n.name,
+        children: n.children.map(strip),
+      });
+      return { categories: roots.map(strip) };
+    },
+  );
+}

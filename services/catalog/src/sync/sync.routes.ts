@@ -1,0 +1,153 @@
+import { isUniqueViolation, type Kysely } from '@aplt/db';
+import { type App, conflict, notFound, requireActor, unprocessable } from '@aplt/http';
+import { z } from 'zod';
+import { runSchema, toRun } from '../connectors/connectors.routes';
+import { createRun, finishRun, latestRuns, setJobId, type SyncRun } from '../connectors/sync-run.repository';
+import { masterTenant } from '../deps';
+import { lastUpdates } from './tenant-registry.repository';
+
+const COMMERCE = 'commerce_sync';
+const TENANT_UPDATE = 'tenant_update';
+const state = z.enum(['idle', 'queued', 'running']);
+const stateOf = (r: SyncRun | undefined): 'idle' | 'queued' | 'running' =>
+  r && (r.status === 'queued' || r.status === 'running') ? r.status : 'idle';
+
+async function startRun(db: Kysely<any>, connector: string, triggeredBy: string | null, metadata: object) {
+  try {
+    return await createRun(db, { connector, triggeredBy, metadata });
+  } catch (err) {
+    if (isUniqueViolation(err))
+      throw conflict(`A ${connector.replace('_', ' ')} is already queued or running`);
+    throw err;
+  }
+}
+
+/** Manual commerce sync (this tenant's aplt catalog -> its commerce catalog) and tenant update. */
+export async function syncRoutes(app: App) {
+  const guard = { preHandler: requireActor('user') };
+  const stateResponse = z.object({ state, last_run: runSchema.nullable() });
+
+  app.get(
+    '/admin/connectors/commerce-sync',
+    { ...guard, schema: { response: { 200: stateResponse } } },
+    async (request) => {
+      const run = (await latestRuns(app.catalogDeps.databases.aplt(request.tenant), [COMMERCE])).get(
+        COMMERCE,
+      );
+      return { state: stateOf(run), last_run: run ? toRun(run) : null };
+    },
+  );
+
+  app.post(
+    '/admin/connectors/commerce-sync',
+    {
+      ...guard,
+      schema: {
+        response: { 202: z.object({ job_id: z.string(), run_id: z.number(), state: z.literal('queued') }) },
+      },
+    },
+    async (request, reply) => {
+      const db = app.catalogDeps.databases.aplt(request.tenant);
+      const run = await startRun(db, COMMERCE, request.actor?.actorId ?? null, {});
+      try {
+        const jobId = await app.catalogDeps.queues.enqueue(
+          'commerce-sync',
+          'commerce-sync.run',
+          { tenantId: request.tenant.id, runId: run.id },
+          { jobId: `commerce-sync-${request.tenant.id}-${run.id}` },
+        );
+        await setJobId(db, run.id, jobId);
+        return reply.code(202).send({ job_id: jobId, run_id: run.id, state: 'queued' as const });
+      } catch (err) {
+        await finishRun(db, run.id, { status: 'failed', error: 'could not enqueue' });
+        throw err;
+      }
+    },
+  );
+
+  const master = async () => {
+    const m = await masterTenant(app.catalogDeps.registry);
+    if (!m)
+      throw unprocessable('No master tenant is registered: the tenant update copies from the master catalog');
+    return m;
+  };
+
+  app.get(
+    '/admin/tenant-update',
+    {
+      ...guard,
+      schema: {
+        response: {
+          200: z.object({
+            tenants: z.array(
+              z.object({
+                id: z.string(),
+                name: z.string(),
+                kind: z.string(),
+                last_update_at: z.date().nullable(),
+              }),
+            ),
+            state,
+            last_run: runSchema.nullable(),
+          }),
+        },
+      },
+    },
+    async () => {
+      const m = await master();
+      const db = app.catalogDeps.databases.aplt(m);
+      const updates = await lastUpdates(db);
+      const run = (await latestRuns(db, [TENANT_UPDATE])).get(TENANT_UPDATE);
+      const tenants = (await app.catalogDeps.registry.list())
+        .filter((t) => t.kind !== 'master')
+        .map((t) => ({ id: t.id, name: t.name, kind: t.kind, last_update_at: updates.get(t.id) ?? null }));
+      return { tenants, state: stateOf(run), last_run: run ? toRun(run) : null };
+    },
+  );
+
+  app.post(
+    '/admin/tenant-update',
+    {
+      ...guard,
+      schema: {
+        body: z.object({ tenant_ids: z.array(z.string().min(1).max(50)).min(1).max(100) }),
+        response: {
+          202: z.object({
+            job_id: z.string(),
+            run_id: z.number(),
+            state: z.literal('queued'),
+            tenant_ids: z.array(z.string()),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const m = await master();
+      const all = await app.catalogDeps.registry.list();
+      const ids = [...new Set(request.body.tenant_ids)];
+      for (const id of ids) {
+        const t = all.find((x) => x.id === id);
+        if (!t) throw notFound(`Unknown tenant ${id}`, { tenant_id: id });
+        if (t.kind === 'master')
+          throw unprocessable('The master is the source of a tenant update, not a target', { tenant_id: id });
+      }
+      const db = app.catalogDeps.databases.aplt(m);
+      const run = await startRun(db, TENANT_UPDATE, request.actor?.actorId ?? null, { targets: ids });
+      try {
+        const jobId = await app.catalogDeps.queues.enqueue(
+          'tenant-update',
+          'tenant-update.run',
+          { sourceTenantId: m.id, targetTenantIds: ids, runId: run.id },
+          { jobId: `tenant-update-${m.id}-${run.id}` },
+        );
+        await setJobId(db, run.id, jobId);
+        return reply
+          .code(202)
+          .send({ job_id: jobId, run_id: run.id, state: 'queued' as const, tenant_ids: ids });
+      } catch (err) {
+        await finishRun(db, run.id, { status: 'failed', error: 'could not enqueue' });
+        throw err;
+      }
+    },
+  );
+}

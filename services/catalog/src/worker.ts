@@ -1,0 +1,39 @@
+import { createRedis } from '@aplt/queue';
+import { tenantContextFromEnv } from '@aplt/http';
+import { loadConfig } from './config';
+import { startCatalogWorkers } from './workers';
+
+/**
+ * The catalog's queue workers as their own process (connectors, commerce sync, tenant update),
+ * so a long import never competes with the store routes for the event loop. Stops on
+ * SIGINT/SIGTERM after the running jobs' current step.
+ */
+const config = loadConfig();
+const ctx = tenantContextFromEnv();
+const connection = createRedis(config.REDIS_URL, { forWorker: true });
+const workers = startCatalogWorkers({
+  registry: ctx.registry,
+  databases: ctx.databases,
+  connection,
+  config,
+  log: (msg, extra) => console.log(JSON.stringify({ service: 'catalog-worker', msg, ...extra })),
+});
+console.log(
+  JSON.stringify({
+    service: 'catalog-worker',
+    msg: 'workers started',
+    queues: ['connectors', 'commerce-sync', 'tenant-update'],
+  }),
+);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) process.exit(1);
+  stopping = true;
+  await Promise.allSettled(workers.map((w) => w.close()));
+  connection.disconnect();
+  await ctx.close();
+  process.exit(0);
+};
+process.once('SIGINT', () => void stop());
+process.once('SIGTERM', () => void stop());
