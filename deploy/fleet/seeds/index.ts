@@ -1,5 +1,6 @@
 import type { Kysely, PgServer, TenantDatabases, TenantRegistry } from '@aplt/db';
 import { seedAdminUsers } from './admin-users';
+import { seedAuthCustomers } from './auth';
 import { seedTenants } from './tenants';
 
 export interface SeedContext {
@@ -27,4 +28,5 @@ export interface SeedStep {
 export const seedSteps: SeedStep[] = [
   { name: 'tenants', run: seedTenants },
   { name: 'admin users', run: seedAdminUsers },
+  { name: 'storefront customers', run: seedAuthCustomers },
 ];
