@@ -59,7 +59,14 @@ describe('admin authentication (Medusa v2 emailpass)', () => {
     expect(res.statusCode).toBe(200);
     const { token } = res.json();
     const payload = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
-    expect(Object.keys(payload).sort()).toEqual(['actor_id', 'actor_type', 'app_metadata', 'auth_identity_id', 'exp', 'iat']);
+    expect(Object.keys(payload).sort()).toEqual([
+      'actor_id',
+      'actor_type',
+      'app_metadata',
+      'auth_identity_id',
+      'exp',
+      'iat',
+    ]);
     expect(payload.actor_type).toBe('user');
     expect(payload.actor_id).toMatch(/^user_/);
     expect(payload.app_metadata).toEqual({ user_id: payload.actor_id });
@@ -75,12 +82,16 @@ describe('admin authentication (Medusa v2 emailpass)', () => {
       expect(res.json()).toEqual({ type: 'unauthorized', message: 'Invalid email or password' });
     }
     // The e-mail is matched exactly (Medusa).
-    expect((await login('acme.localhost', demoAdmin.password, demoAdmin.email.toUpperCase())).statusCode).toBe(401);
+    expect(
+      (await login('acme.localhost', demoAdmin.password, demoAdmin.email.toUpperCase())).statusCode,
+    ).toBe(401);
   });
 
   it('verifies hashes made by scrypt-kdf itself, and scrypt-kdf verifies ours', async () => {
     const db = fleet.databases.commerce((await fleet.registry.get('gamma'))!);
-    const foreign = Buffer.from(await Scrypt.kdf('Foreign-Hash-42', { logN: 15, r: 8, p: 1 })).toString('base64');
+    const foreign = Buffer.from(await Scrypt.kdf('Foreign-Hash-42', { logN: 15, r: 8, p: 1 })).toString(
+      'base64',
+    );
     await db
       .updateTable('provider_identity')
       .set({ provider_metadata: JSON.stringify({ password: foreign }) })
@@ -88,19 +99,26 @@ describe('admin authentication (Medusa v2 emailpass)', () => {
       .execute();
     expect((await login('gamma.localhost', 'Foreign-Hash-42')).statusCode).toBe(200);
 
-    const ours = await storedHash(fleet.databases.commerce((await fleet.registry.get('acme'))!), demoAdmin.email);
+    const ours = await storedHash(
+      fleet.databases.commerce((await fleet.registry.get('acme'))!),
+      demoAdmin.email,
+    );
     expect(ours.startsWith(MEDUSA_HASH_PREFIX)).toBe(true);
     expect(await Scrypt.verify(new Uint8Array(Buffer.from(ours, 'base64')), demoAdmin.password)).toBe(true);
   });
 
   it('reset-password: 201 for known and unknown, 400 without identifier, e-mail over STARTTLS with the link', async () => {
-    const unknown = await post('beta.localhost', '/auth/user/emailpass/reset-password', { identifier: 'ghost@aplt.localhost' });
+    const unknown = await post('beta.localhost', '/auth/user/emailpass/reset-password', {
+      identifier: 'ghost@aplt.localhost',
+    });
     expect(unknown.statusCode).toBe(201);
     const missing = await post('beta.localhost', '/auth/user/emailpass/reset-password', {});
     expect(missing.statusCode).toBe(400);
     expect(missing.json().type).toBe('invalid_data');
 
-    const known = await post('beta.localhost', '/auth/user/emailpass/reset-password', { identifier: demoAdmin.email });
+    const known = await post('beta.localhost', '/auth/user/emailpass/reset-password', {
+      identifier: demoAdmin.email,
+    });
     expect(known.statusCode).toBe(201);
     const mail = await sink.waitFor((m) => m.envelope.to.includes(demoAdmin.email));
     expect(mail.secure).toBe(true);
@@ -117,27 +135,50 @@ describe('admin authentication (Medusa v2 emailpass)', () => {
     expect(sink.messages.some((m) => m.envelope.to.includes('ghost@aplt.localhost'))).toBe(false);
 
     // Rules first: a weak password is refused and the token stays usable.
-    const weak = await post('beta.localhost', '/auth/user/emailpass/update', { password: 'short' }, { authorization: `Bearer ${token}` });
+    const weak = await post(
+      'beta.localhost',
+      '/auth/user/emailpass/update',
+      { password: 'short' },
+      { authorization: `Bearer ${token}` },
+    );
     expect(weak.statusCode).toBe(400);
     expect(weak.json().type).toBe('invalid_data');
 
     // A token of this tenant is worthless on another.
-    const elsewhere = await post('acme.localhost', '/auth/user/emailpass/update', { password: 'Brand-New-Pass-9' }, { authorization: `Bearer ${token}` });
+    const elsewhere = await post(
+      'acme.localhost',
+      '/auth/user/emailpass/update',
+      { password: 'Brand-New-Pass-9' },
+      { authorization: `Bearer ${token}` },
+    );
     expect(elsewhere.statusCode).toBe(401);
 
-    const ok = await post('beta.localhost', '/auth/user/emailpass/update', { password: 'Brand-New-Pass-9' }, { authorization: `Bearer ${token}` });
+    const ok = await post(
+      'beta.localhost',
+      '/auth/user/emailpass/update',
+      { password: 'Brand-New-Pass-9' },
+      { authorization: `Bearer ${token}` },
+    );
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ success: true });
     expect(ok.headers['x-password-sync-run']).toMatch(/^psync_/);
 
-    const hash = await storedHash(fleet.databases.commerce((await fleet.registry.get('beta'))!), demoAdmin.email);
+    const hash = await storedHash(
+      fleet.databases.commerce((await fleet.registry.get('beta'))!),
+      demoAdmin.email,
+    );
     expect(hash.startsWith('c2NyeXB0AA8AAAAI')).toBe(true);
     expect(Buffer.from(hash, 'base64')).toHaveLength(96);
     expect(await Scrypt.verify(new Uint8Array(Buffer.from(hash, 'base64')), 'Brand-New-Pass-9')).toBe(true);
     expect((await login('beta.localhost', 'Brand-New-Pass-9')).statusCode).toBe(200);
     expect((await login('beta.localhost', demoAdmin.password)).statusCode).toBe(401);
 
-    const reused = await post('beta.localhost', '/auth/user/emailpass/update', { password: 'Another-Pass-10' }, { authorization: `Bearer ${token}` });
+    const reused = await post(
+      'beta.localhost',
+      '/auth/user/emailpass/update',
+      { password: 'Another-Pass-10' },
+      { authorization: `Bearer ${token}` },
+    );
     expect(reused.statusCode).toBe(401);
     expect(reused.json()).toEqual({ type: 'unauthorized', message: 'Invalid token' });
   });
@@ -146,26 +187,41 @@ describe('admin authentication (Medusa v2 emailpass)', () => {
     const key = tenantJwtSecret(JWT_SECRET, 'beta');
     const claims = { entity_id: demoAdmin.email, provider: 'emailpass', actor_type: 'user', jti: 'f0e1d2c3' };
     const expired = await signActorToken(key, claims, -60);
-    const forged = await signActorToken(new TextEncoder().encode('someone-elses-secret-0123456789'), claims, 600);
+    const forged = await signActorToken(
+      new TextEncoder().encode('someone-elses-secret-0123456789'),
+      claims,
+      600,
+    );
     const wrongActor = await signActorToken(key, { ...claims, actor_type: 'customer' }, 600);
     const notStored = await signActorToken(key, claims, 600);
     const session = (await login('beta.localhost', 'Brand-New-Pass-9')).json().token as string;
     for (const token of [expired, forged, wrongActor, notStored, session, 'garbage']) {
-      const res = await post('beta.localhost', '/auth/user/emailpass/update', { password: 'Valid-Password-77' }, { authorization: `Bearer ${token}` });
+      const res = await post(
+        'beta.localhost',
+        '/auth/user/emailpass/update',
+        { password: 'Valid-Password-77' },
+        { authorization: `Bearer ${token}` },
+      );
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ type: 'unauthorized', message: 'Invalid token' });
     }
-    const none = await post('beta.localhost', '/auth/user/emailpass/update', { password: 'Valid-Password-77' });
+    const none = await post('beta.localhost', '/auth/user/emailpass/update', {
+      password: 'Valid-Password-77',
+    });
     expect(none.json()).toEqual({ type: 'unauthorized', message: 'Invalid token' });
   });
 
   it('rate-limits login with a clear 429 per tenant host and client', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 9; i++) statuses.push((await login('gamma.localhost', 'wrong-password-1')).statusCode);
+    for (let i = 0; i < 9; i++)
+      statuses.push((await login('gamma.localhost', 'wrong-password-1')).statusCode);
     expect(statuses.slice(0, 7).every((s) => s === 401)).toBe(true);
     const limited = await login('gamma.localhost', 'wrong-password-1');
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toMatchObject({ type: 'rate_limited', message: expect.stringContaining('Too many attempts') });
+    expect(limited.json()).toMatchObject({
+      type: 'rate_limited',
+      message: expect.stringContaining('Too many attempts'),
+    });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     // Another tenant is not affected.
     expect((await login('acme.localhost', demoAdmin.password)).statusCode).toBe(200);

@@ -31,10 +31,20 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
   const post = (url: string, payload?: object, headers: Record<string, string> = {}) =>
     app.inject({ method: 'POST', url, payload, headers: { host: HOST, ...headers } });
   const login = (remember = false) =>
-    post('/auth/customer/emailpass', { email: EMAIL, password: PASSWORD, ...(remember ? { remember_me: true } : {}) });
-  const mailsTo = (subject: string) => sink.messages.filter((m) => m.envelope.to.includes(EMAIL) && m.parsed.subject?.includes(subject));
+    post('/auth/customer/emailpass', {
+      email: EMAIL,
+      password: PASSWORD,
+      ...(remember ? { remember_me: true } : {}),
+    });
+  const mailsTo = (subject: string) =>
+    sink.messages.filter((m) => m.envelope.to.includes(EMAIL) && m.parsed.subject?.includes(subject));
   async function nextMail(subject: string, seen: number) {
-    return sink.waitFor((m) => m.envelope.to.includes(EMAIL) && !!m.parsed.subject?.includes(subject) && mailsTo(subject).indexOf(m) >= seen);
+    return sink.waitFor(
+      (m) =>
+        m.envelope.to.includes(EMAIL) &&
+        !!m.parsed.subject?.includes(subject) &&
+        mailsTo(subject).indexOf(m) >= seen,
+    );
   }
 
   beforeAll(async () => {
@@ -58,7 +68,10 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
     expect(weak.statusCode).toBe(400);
     const reg = await post('/store/customers', { email: EMAIL, password: PASSWORD, first_name: 'Jane' });
     expect(reg.statusCode).toBe(201);
-    expect(reg.json()).toMatchObject({ customer: { email: EMAIL, first_name: 'Jane' }, email_verification_required: true });
+    expect(reg.json()).toMatchObject({
+      customer: { email: EMAIL, first_name: 'Jane' },
+      email_verification_required: true,
+    });
     expect((await post('/store/customers', { email: EMAIL, password: PASSWORD })).statusCode).toBe(409);
 
     const early = await login();
@@ -66,7 +79,9 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
     expect(early.json()).toMatchObject({ type: 'not_allowed', reason: 'email_not_verified' });
 
     const mail = await nextMail('confirm your e-mail', 0);
-    const token = new URL(mail.parsed.text!.match(/http\S+\/verify-email\?token=\S+/)![0]).searchParams.get('token')!;
+    const token = new URL(mail.parsed.text!.match(/http\S+\/verify-email\?token=\S+/)![0]).searchParams.get(
+      'token',
+    )!;
     expect((await post('/store/customers/verify-email', { token: 'not-a-token' })).statusCode).toBe(400);
     const verified = await post('/store/customers/verify-email', { token });
     expect(verified.json()).toEqual({ verified: true, email: EMAIL });
@@ -91,8 +106,14 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
   it('enables 2FA with 8 recovery codes shown once; login then needs the e-mailed 6-digit code', async () => {
     const session = cookieValue(cookie((await login()).headers['set-cookie'], '_commerce_jwt'))!;
     const asCustomer = { cookie: `_commerce_jwt=${session}` };
-    expect((await app.inject({ method: 'GET', url: '/store/customer/2fa', headers: { host: HOST } })).statusCode).toBe(401);
-    const before = await app.inject({ method: 'GET', url: '/store/customer/2fa', headers: { host: HOST, ...asCustomer } });
+    expect(
+      (await app.inject({ method: 'GET', url: '/store/customer/2fa', headers: { host: HOST } })).statusCode,
+    ).toBe(401);
+    const before = await app.inject({
+      method: 'GET',
+      url: '/store/customer/2fa',
+      headers: { host: HOST, ...asCustomer },
+    });
     expect(before.json()).toEqual({ enabled: false, recovery_codes_remaining: 0 });
 
     const enabled = await post('/store/customer/2fa', { enabled: true }, asCustomer);
@@ -101,7 +122,11 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
     expect(recoveryCodes).toHaveLength(8);
     expect(new Set(recoveryCodes).size).toBe(8);
     expect((await post('/store/customer/2fa', { enabled: true }, asCustomer)).statusCode).toBe(409);
-    const stored = await fleet.tenantDbs.get('shop')!.aplt.db.selectFrom('aplt_customer_2fa').selectAll().executeTakeFirstOrThrow();
+    const stored = await fleet.tenantDbs
+      .get('shop')!
+      .aplt.db.selectFrom('aplt_customer_2fa')
+      .selectAll()
+      .executeTakeFirstOrThrow();
     expect(stored.recovery_codes).toHaveLength(8);
     for (const code of recoveryCodes) expect(JSON.stringify(stored.recovery_codes)).not.toContain(code);
 
@@ -116,11 +141,18 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
 
     // Without the pending login (password step) a code alone is worthless.
     expect((await post('/store/auth/otp', { email: EMAIL, code })).statusCode).toBe(401);
-    const done = await post('/store/auth/otp', { email: EMAIL, code }, { cookie: `_commerce_otp=${pending}` });
+    const done = await post(
+      '/store/auth/otp',
+      { email: EMAIL, code },
+      { cookie: `_commerce_otp=${pending}` },
+    );
     expect(done.statusCode).toBe(200);
     expect(cookie(done.headers['set-cookie'], '_commerce_jwt')).toContain('HttpOnly');
     // A code works once.
-    expect((await post('/store/auth/otp', { email: EMAIL, code }, { cookie: `_commerce_otp=${pending}` })).statusCode).toBe(401);
+    expect(
+      (await post('/store/auth/otp', { email: EMAIL, code }, { cookie: `_commerce_otp=${pending}` }))
+        .statusCode,
+    ).toBe(401);
   });
 
   it('resends a code, accepts a recovery code once, and locks after 3 wrong codes in 15 minutes', async () => {
@@ -131,9 +163,15 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
     expect(resent.statusCode).toBe(202);
     await nextMail('login code', seen + 1);
 
-    const recovery = await post('/store/auth/otp', { email: EMAIL, recovery_code: recoveryCodes[0]!.toUpperCase() }, pending);
+    const recovery = await post(
+      '/store/auth/otp',
+      { email: EMAIL, recovery_code: recoveryCodes[0]!.toUpperCase() },
+      pending,
+    );
     expect(recovery.statusCode).toBe(200);
-    expect((await post('/store/auth/otp', { email: EMAIL, recovery_code: recoveryCodes[0]! }, pending)).statusCode).toBe(401);
+    expect(
+      (await post('/store/auth/otp', { email: EMAIL, recovery_code: recoveryCodes[0]! }, pending)).statusCode,
+    ).toBe(401);
 
     // Two failures so far in this window (the reused code above, the reused recovery code); one more
     // makes three, and the fourth try is refused even with a valid recovery code.
@@ -152,11 +190,18 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
     const pending = { authorization: `Bearer ${first.json().otp_token}` };
     const done = await post('/store/auth/otp', { email: EMAIL, recovery_code: recoveryCodes[2]! }, pending);
     const asCustomer = { cookie: `_commerce_jwt=${done.json().token}` };
-    const status = await app.inject({ method: 'GET', url: '/store/customer/2fa', headers: { host: HOST, ...asCustomer } });
+    const status = await app.inject({
+      method: 'GET',
+      url: '/store/customer/2fa',
+      headers: { host: HOST, ...asCustomer },
+    });
     expect(status.json()).toEqual({ enabled: true, recovery_codes_remaining: 6 });
 
     expect((await post('/store/customer/2fa', { enabled: false }, asCustomer)).statusCode).toBe(400);
-    expect((await post('/store/customer/2fa', { enabled: false, password: 'Wrong-Password-1' }, asCustomer)).statusCode).toBe(401);
+    expect(
+      (await post('/store/customer/2fa', { enabled: false, password: 'Wrong-Password-1' }, asCustomer))
+        .statusCode,
+    ).toBe(401);
     const off = await post('/store/customer/2fa', { enabled: false, password: PASSWORD }, asCustomer);
     expect(off.json()).toEqual({ enabled: false });
     expect((await login()).json()).toHaveProperty('token');
@@ -166,13 +211,25 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
     const res = await post('/auth/customer/emailpass/reset-password', { identifier: EMAIL });
     expect(res.statusCode).toBe(201);
     const mail = await nextMail('reset your password', 0);
-    const token = new URL(mail.parsed.text!.match(/http\S+\/reset-password\?token=\S+/)![0]).searchParams.get('token')!;
+    const token = new URL(mail.parsed.text!.match(/http\S+\/reset-password\?token=\S+/)![0]).searchParams.get(
+      'token',
+    )!;
     // A customer reset token cannot change an admin password.
-    const asAdmin = await post('/auth/user/emailpass/update', { password: 'Cust-New-Pass-11' }, { authorization: `Bearer ${token}` });
+    const asAdmin = await post(
+      '/auth/user/emailpass/update',
+      { password: 'Cust-New-Pass-11' },
+      { authorization: `Bearer ${token}` },
+    );
     expect(asAdmin.statusCode).toBe(401);
-    const ok = await post('/auth/customer/emailpass/update', { password: 'Cust-New-Pass-11' }, { authorization: `Bearer ${token}` });
+    const ok = await post(
+      '/auth/customer/emailpass/update',
+      { password: 'Cust-New-Pass-11' },
+      { authorization: `Bearer ${token}` },
+    );
     expect(ok.json()).toEqual({ success: true });
     expect(ok.headers['x-password-sync-run']).toBeUndefined();
-    expect((await post('/auth/customer/emailpass', { email: EMAIL, password: 'Cust-New-Pass-11' })).statusCode).toBe(200);
+    expect(
+      (await post('/auth/customer/emailpass', { email: EMAIL, password: 'Cust-New-Pass-11' })).statusCode,
+    ).toBe(200);
   });
 });

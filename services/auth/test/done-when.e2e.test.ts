@@ -60,7 +60,10 @@ describe('done when: reset on one tenant, the new password works on all 11 throu
   });
 
   const login = (id: string, password: string) =>
-    proxy.request(host(id), '/auth/user/emailpass', { method: 'POST', body: { email: demoAdmin.email, password } });
+    proxy.request(host(id), '/auth/user/emailpass', {
+      method: 'POST',
+      body: { email: demoAdmin.email, password },
+    });
   const userIdOf = async (id: string) => {
     const row = await fleet.databases
       .commerce((await fleet.registry.get(id))!)
@@ -94,7 +97,9 @@ describe('done when: reset on one tenant, the new password works on all 11 throu
     expect(reset.status).toBe(201);
     const mail = await sink.waitFor((m) => m.envelope.to.includes(demoAdmin.email));
     expect(mail.secure).toBe(true);
-    const link = new URL(mail.parsed.text!.match(/http:\/\/acme\.localhost\S*\/app\/reset-password\?\S+/)![0]);
+    const link = new URL(
+      mail.parsed.text!.match(/http:\/\/acme\.localhost\S*\/app\/reset-password\?\S+/)![0],
+    );
     expect(link.searchParams.get('email')).toBe(demoAdmin.email);
 
     const update = await proxy.request(host('acme'), '/auth/user/emailpass/update', {

@@ -1,4 +1,4 @@
-import type { TenantDatabases, TenantRegistry } from '@aplt/db';
+import type { Kysely, TenantDatabases, TenantRegistry } from '@aplt/db';
 import { sql } from '@aplt/db';
 import type { ReceivedMail, SmtpSink, TestRedis } from '@aplt/testing';
 import { seedAdminUsers } from '../../../deploy/fleet/seeds/admin-users';
@@ -37,7 +37,7 @@ export function linkIn(mail: ReceivedMail, pattern: RegExp): string {
   return m[0];
 }
 
-export async function storedHash(db: import('@aplt/db').Kysely<any>, email: string): Promise<string> {
+export async function storedHash(db: Kysely<any>, email: string): Promise<string> {
   const row = await db
     .selectFrom('provider_identity')
     .select(sql<string>`provider_metadata->>'password'`.as('hash'))

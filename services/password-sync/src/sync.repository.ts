@@ -1,7 +1,11 @@
 import { type Kysely, sql } from '@aplt/db';
 
 /** The emailpass hash of an identity in one tenant's commerce DB. */
-export async function readPasswordHash(db: Kysely<any>, entityId: string, provider: string): Promise<string | undefined> {
+export async function readPasswordHash(
+  db: Kysely<any>,
+  entityId: string,
+  provider: string,
+): Promise<string | undefined> {
   const row = await db
     .selectFrom('provider_identity')
     .select(sql<string | null>`provider_metadata->>'password'`.as('password'))

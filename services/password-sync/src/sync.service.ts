@@ -46,7 +46,9 @@ export async function runPasswordSync(deps: SyncDeps, job: RunJob) {
   // A fresh read, so a tenant registered a moment ago is part of this run.
   const tenants = await deps.registry.reload();
   const source = tenants.find((t) => t.id === job.sourceTenantId);
-  const hash = source ? await readPasswordHash(deps.databases.commerce(source), job.entityId, job.provider) : undefined;
+  const hash = source
+    ? await readPasswordHash(deps.databases.commerce(source), job.entityId, job.provider)
+    : undefined;
   if (!source || !hash) {
     const error = source ? 'identity not found in the source tenant' : 'source tenant not registered';
     await deps.runs.saveMeta({ ...meta, error });
@@ -61,10 +63,16 @@ export async function runPasswordSync(deps: SyncDeps, job: RunJob) {
       let state: TenantSyncState;
       try {
         state = { status: await copyInto(deps, target, job, hash), attempts: 1, at: now() };
-        deps.log.info({ runId: job.runId, tenant: target.id, result: state.status }, `password sync: ${target.id} ${state.status}`);
+        deps.log.info(
+          { runId: job.runId, tenant: target.id, result: state.status },
+          `password sync: ${target.id} ${state.status}`,
+        );
       } catch (err) {
         state = { status: 'retrying', attempts: 1, error: message(err), at: now() };
-        deps.log.warn({ runId: job.runId, tenant: target.id, err: state.error }, `password sync: ${target.id} failed`);
+        deps.log.warn(
+          { runId: job.runId, tenant: target.id, err: state.error },
+          `password sync: ${target.id} failed`,
+        );
       }
       await deps.runs.setTenant(job.runId, target.id, state);
       return { target, state };
@@ -122,7 +130,10 @@ export async function retryTenant(deps: SyncDeps, job: TenantJob, attempt: numbe
     if (!hash) throw new Error('identity not found in the source tenant');
     const status = await copyInto(deps, target, job, hash);
     await deps.runs.setTenant(job.runId, target.id, { status, attempts: attempt, at: now() });
-    deps.log.info({ runId: job.runId, tenant: target.id, attempt, result: status }, `password sync retry: ${target.id} ${status}`);
+    deps.log.info(
+      { runId: job.runId, tenant: target.id, attempt, result: status },
+      `password sync retry: ${target.id} ${status}`,
+    );
   } catch (err) {
     const last = attempt >= maxAttempts;
     await deps.runs.setTenant(job.runId, target.id, {
@@ -131,7 +142,10 @@ export async function retryTenant(deps: SyncDeps, job: TenantJob, attempt: numbe
       error: message(err),
       at: now(),
     });
-    deps.log.warn({ runId: job.runId, tenant: target.id, attempt, last, err: message(err) }, `password sync retry: ${target.id} failed`);
+    deps.log.warn(
+      { runId: job.runId, tenant: target.id, attempt, last, err: message(err) },
+      `password sync retry: ${target.id} failed`,
+    );
     throw err;
   }
 }

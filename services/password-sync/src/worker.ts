@@ -32,7 +32,8 @@ export function startPasswordSyncWorker(opts: {
     'password-sync',
     {
       'password-sync.run': (payload) => runPasswordSync(deps, payload),
-      'password-sync.tenant': (payload, job) => retryTenant(deps, payload, job.attemptsMade + 1, job.opts.attempts ?? 1),
+      'password-sync.tenant': (payload, job) =>
+        retryTenant(deps, payload, job.attemptsMade + 1, job.opts.attempts ?? 1),
     },
     { connection: blocking, prefix: opts.prefix, concurrency: opts.concurrency },
   );

@@ -45,7 +45,10 @@ async function identityRow(db: Kysely<any>) {
   return db
     .selectFrom('provider_identity as p')
     .innerJoin('auth_identity as a', 'a.id', 'p.auth_identity_id')
-    .select([sql<string>`p.provider_metadata->>'password'`.as('hash'), sql<string>`a.app_metadata->>'user_id'`.as('userId')])
+    .select([
+      sql<string>`p.provider_metadata->>'password'`.as('hash'),
+      sql<string>`a.app_metadata->>'user_id'`.as('userId'),
+    ])
     .where('p.entity_id', '=', EMAIL)
     .executeTakeFirstOrThrow();
 }
@@ -132,7 +135,9 @@ describe('password sync across 11 tenant databases, one unreachable', () => {
     const runs = new RunStateStore(redis.redis, redis.prefix, 3600);
     const first = await until('first pass', async () => (await runs.get(runId))?.meta.firstPass);
     expect(first).toEqual({ databases: 11, updated: 10, failed: 1, notPresent: 0 });
-    expect(lines).toContain('info password sync summary: 10 updated, 1 failed, 0 without this identity, of 11 databases');
+    expect(lines).toContain(
+      'info password sync summary: 10 updated, 1 failed, 0 without this identity, of 11 databases',
+    );
     expect(lines.filter((l) => / t\d\d (updated|failed)$/.test(l))).toHaveLength(10);
     expect(lines).toContain('warn password sync: t11 failed');
 
@@ -165,7 +170,12 @@ describe('password sync across 11 tenant databases, one unreachable', () => {
     try {
       const token = await signActorToken(
         tenantJwtSecret(JWT_SECRET, 't05'),
-        { actor_id: 'user_t05', actor_type: 'user', auth_identity_id: 'authid_x', app_metadata: { user_id: 'user_t05' } },
+        {
+          actor_id: 'user_t05',
+          actor_type: 'user',
+          auth_identity_id: 'authid_x',
+          app_metadata: { user_id: 'user_t05' },
+        },
         60,
       );
       const res = await app.inject({
@@ -179,7 +189,11 @@ describe('password sync across 11 tenant databases, one unreachable', () => {
       expect(run.first_pass).toEqual({ databases: 11, updated: 10, failed: 1, notPresent: 0 });
       expect(run.counts).toMatchObject({ databases: 11, updated: 11, failed: 0, retrying: 0 });
 
-      const anonymous = await app.inject({ method: 'GET', url: `/admin/password-sync/runs/${runId}`, headers: { host: 't05.localhost' } });
+      const anonymous = await app.inject({
+        method: 'GET',
+        url: `/admin/password-sync/runs/${runId}`,
+        headers: { host: 't05.localhost' },
+      });
       expect(anonymous.statusCode).toBe(401);
       const missing = await app.inject({
         method: 'GET',

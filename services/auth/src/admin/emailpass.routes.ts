@@ -49,7 +49,14 @@ export function emailpassRoutes(app: App, deps: AuthDeps, sync: PasswordSyncTrig
         actor_type === 'user'
           ? adminBase(request, request.tenant, deps.config.ADMIN_BASE_URL)
           : (deps.config.STORE_BASE_URL ?? requestOrigin(request));
-      await requestPasswordReset(deps, request.tenant, actor_type, auth_provider, request.body.identifier, base);
+      await requestPasswordReset(
+        deps,
+        request.tenant,
+        actor_type,
+        auth_provider,
+        request.body.identifier,
+        base,
+      );
       return reply.status(201).send();
     },
   );
@@ -71,7 +78,9 @@ export function emailpassRoutes(app: App, deps: AuthDeps, sync: PasswordSyncTrig
       onResponse: async (request, reply) => {
         const job = pendingSync.get(request);
         if (!job || reply.statusCode !== 200) return;
-        sync.enqueue(job).catch((err: unknown) => request.log.error({ err, runId: job.runId }, 'password sync not queued'));
+        sync
+          .enqueue(job)
+          .catch((err: unknown) => request.log.error({ err, runId: job.runId }, 'password sync not queued'));
       },
     },
     async (request, reply) => {
@@ -86,7 +95,12 @@ export function emailpassRoutes(app: App, deps: AuthDeps, sync: PasswordSyncTrig
       );
       if (actor_type === 'user') {
         const runId = sync.newRunId();
-        pendingSync.set(request, { sourceTenantId: request.tenant.id, entityId, provider: auth_provider, runId });
+        pendingSync.set(request, {
+          sourceTenantId: request.tenant.id,
+          entityId,
+          provider: auth_provider,
+          runId,
+        });
         void reply.header('x-password-sync-run', runId);
       }
       return { success: true as const };

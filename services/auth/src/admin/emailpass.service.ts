@@ -97,7 +97,8 @@ export async function updatePasswordWithToken(
         actorType,
       });
       if (!fresh) throw unauthorized(INVALID_TOKEN);
-      if ((await setPasswordHash(trx, claims.entity_id, provider, hash)) === 0) throw unauthorized(INVALID_TOKEN);
+      if ((await setPasswordHash(trx, claims.entity_id, provider, hash)) === 0)
+        throw unauthorized(INVALID_TOKEN);
     });
   return { entityId: claims.entity_id };
 }

@@ -78,8 +78,16 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
 
   app.post(
     '/store/customers/verify-email',
-    { schema: { body: z.object({ token: z.string().min(1).max(200) }), response: { 200: z.object({ verified: z.literal(true), email: z.string() }) } } },
-    async (request) => ({ verified: true as const, ...(await verifyEmail(deps, request.tenant, request.body.token)) }),
+    {
+      schema: {
+        body: z.object({ token: z.string().min(1).max(200) }),
+        response: { 200: z.object({ verified: z.literal(true), email: z.string() }) },
+      },
+    },
+    async (request) => ({
+      verified: true as const,
+      ...(await verifyEmail(deps, request.tenant, request.body.token)),
+    }),
   );
 
   app.post(
@@ -121,7 +129,10 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
       schema: {
         body: z.object({
           email: z.string().min(1).max(320),
-          code: z.string().regex(/^[0-9]{6}$/, 'a 6-digit code').optional(),
+          code: z
+            .string()
+            .regex(/^[0-9]{6}$/, 'a 6-digit code')
+            .optional(),
           recovery_code: z.string().min(1).max(64).optional(),
           resend: z.boolean().optional(),
         }),
@@ -172,7 +183,8 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
     async (request) => {
       const customerId = request.actor!.actorId;
       if (request.body.enabled) return enableTwoFactorFor(deps, request.tenant, customerId);
-      if (!request.body.password) throw badRequest('The password is required to turn off two-factor authentication');
+      if (!request.body.password)
+        throw badRequest('The password is required to turn off two-factor authentication');
       return disableTwoFactorFor(deps, request.tenant, customerId, request.body.password);
     },
   );

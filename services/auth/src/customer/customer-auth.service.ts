@@ -44,7 +44,12 @@ export async function registerCustomer(
   const customerId = newId('cus');
   try {
     await db.transaction().execute(async (trx) => {
-      await insertCustomer(trx, { id: customerId, email: input.email, firstName: input.first_name, lastName: input.last_name });
+      await insertCustomer(trx, {
+        id: customerId,
+        email: input.email,
+        firstName: input.first_name,
+        lastName: input.last_name,
+      });
       await createIdentity(trx, {
         entityId: input.email,
         provider: 'emailpass',
@@ -57,7 +62,12 @@ export async function registerCustomer(
     throw err;
   }
   sendVerification(deps, tenant, { email: input.email, customerId }, storeBase);
-  return { id: customerId, email: input.email, first_name: input.first_name ?? null, last_name: input.last_name ?? null };
+  return {
+    id: customerId,
+    email: input.email,
+    first_name: input.first_name ?? null,
+    last_name: input.last_name ?? null,
+  };
 }
 
 function sendVerification(
@@ -80,7 +90,12 @@ function sendVerification(
 }
 
 /** Answers the same for known and unknown addresses; the lookup and e-mail run in the background. */
-export function resendVerification(deps: AuthDeps, tenant: TenantRecord, email: string, storeBase: string): void {
+export function resendVerification(
+  deps: AuthDeps,
+  tenant: TenantRecord,
+  email: string,
+  storeBase: string,
+): void {
   deps.background.run('verify-email-resend', async () => {
     const identity = await findIdentity(deps.databases.commerce(tenant), email, 'emailpass');
     const customerId = identity?.appMetadata.customer_id;
@@ -91,7 +106,11 @@ export function resendVerification(deps: AuthDeps, tenant: TenantRecord, email: 
   });
 }
 
-export async function verifyEmail(deps: AuthDeps, tenant: TenantRecord, token: string): Promise<{ email: string }> {
+export async function verifyEmail(
+  deps: AuthDeps,
+  tenant: TenantRecord,
+  token: string,
+): Promise<{ email: string }> {
   const hit = await consumeVerification(deps.databases.aplt(tenant), sha256(token));
   if (!hit?.customerId) throw badRequest('Invalid or expired verification token');
   await markEmailVerified(deps.databases.commerce(tenant), hit.customerId);
@@ -137,12 +156,21 @@ export async function customerLogin(
   }
   const twoFactor = await findTwoFactor(deps.databases.aplt(tenant), input.email);
   if (!twoFactor?.enabled) {
-    return issueSession(deps, tenant, { customerId, authIdentityId: identity.authIdentityId, rememberMe: input.rememberMe });
+    return issueSession(deps, tenant, {
+      customerId,
+      authIdentityId: identity.authIdentityId,
+      rememberMe: input.rememberMe,
+    });
   }
   await sendOtp(deps, tenant, input.email);
   const otpToken = await deps.tokens.otpPending(
     tenant,
-    { email: input.email, auth_identity_id: identity.authIdentityId, customer_id: customerId, remember_me: input.rememberMe },
+    {
+      email: input.email,
+      auth_identity_id: identity.authIdentityId,
+      customer_id: customerId,
+      remember_me: input.rememberMe,
+    },
     OTP_MINUTES * 60,
   );
   return { kind: 'otp', otpToken, maxAgeSeconds: OTP_MINUTES * 60 };

@@ -19,7 +19,9 @@ export async function enableTwoFactor(db: Kysely<any>, email: string, hashedCode
     .insertInto('aplt_customer_2fa')
     .values({ customer_email: email, is_enabled: true, recovery_codes: codes })
     .onConflict((oc) =>
-      oc.column('customer_email').doUpdateSet({ is_enabled: true, recovery_codes: codes, updated_at: sql`now()` }),
+      oc
+        .column('customer_email')
+        .doUpdateSet({ is_enabled: true, recovery_codes: codes, updated_at: sql`now()` }),
     )
     .execute();
 }

@@ -27,21 +27,34 @@ async function customerEmail(deps: AuthDeps, tenant: TenantRecord, customerId: s
 export async function twoFactorStatus(deps: AuthDeps, tenant: TenantRecord, customerId: string) {
   const email = await customerEmail(deps, tenant, customerId);
   const row = await findTwoFactor(deps.databases.aplt(tenant), email);
-  return { enabled: row?.enabled ?? false, recovery_codes_remaining: row?.enabled ? row.recoveryCodes.length : 0 };
+  return {
+    enabled: row?.enabled ?? false,
+    recovery_codes_remaining: row?.enabled ? row.recoveryCodes.length : 0,
+  };
 }
 
 /** Turns 2FA on and returns the recovery codes: the only time they exist in plain text. */
 export async function enableTwoFactorFor(deps: AuthDeps, tenant: TenantRecord, customerId: string) {
   const email = await customerEmail(deps, tenant, customerId);
   const db = deps.databases.aplt(tenant);
-  if ((await findTwoFactor(db, email))?.enabled) throw conflict('Two-factor authentication is already enabled');
+  if ((await findTwoFactor(db, email))?.enabled)
+    throw conflict('Two-factor authentication is already enabled');
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, recoveryCode);
-  await enableTwoFactor(db, email, codes.map((c) => sha256(normaliseRecoveryCode(c))));
+  await enableTwoFactor(
+    db,
+    email,
+    codes.map((c) => sha256(normaliseRecoveryCode(c))),
+  );
   return { enabled: true, recovery_codes: codes };
 }
 
 /** Turning 2FA off weakens the account, so it needs the password, not just a session. */
-export async function disableTwoFactorFor(deps: AuthDeps, tenant: TenantRecord, customerId: string, password: string) {
+export async function disableTwoFactorFor(
+  deps: AuthDeps,
+  tenant: TenantRecord,
+  customerId: string,
+  password: string,
+) {
   const email = await customerEmail(deps, tenant, customerId);
   const identity = await findIdentity(deps.databases.commerce(tenant), email, 'emailpass');
   if (!identity?.passwordHash || !(await verifyPassword(identity.passwordHash, password))) {

@@ -41,7 +41,12 @@ export async function findIdentity(
   };
 }
 
-export async function setPasswordHash(db: Db, entityId: string, provider: string, hash: string): Promise<number> {
+export async function setPasswordHash(
+  db: Db,
+  entityId: string,
+  provider: string,
+  hash: string,
+): Promise<number> {
   const res = await db
     .updateTable('provider_identity')
     .set({
@@ -114,5 +119,8 @@ export async function consumeResetToken(
 
 /** Housekeeping: tokens long past their expiry are worthless. */
 export async function deleteExpiredResetTokens(db: Db): Promise<void> {
-  await db.deleteFrom('auth_reset_token').where('expires_at', '<', sql<Date>`now() - interval '1 day'`).execute();
+  await db
+    .deleteFrom('auth_reset_token')
+    .where('expires_at', '<', sql<Date>`now() - interval '1 day'`)
+    .execute();
 }

@@ -4,7 +4,12 @@ const escape = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The fleet's branded frame: one look for every account e-mail. */
-function branded(brand: string, title: string, paragraphs: string[], action?: { label: string; url: string }) {
+function branded(
+  brand: string,
+  title: string,
+  paragraphs: string[],
+  action?: { label: string; url: string },
+) {
   const html = `<!doctype html><html><body style="margin:0;background:#f4f5f7;font-family:Arial,sans-serif">
 <table width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
 <table width="560" cellpadding="0" cellspacing="0" style="background:#fff;border-radius:8px">
@@ -13,7 +18,9 @@ function branded(brand: string, title: string, paragraphs: string[], action?: { 
 ${paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n')}
 ${action ? `<p><a href="${escape(action.url)}" style="display:inline-block;background:#2f6fed;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none">${escape(action.label)}</a></p><p style="font-size:12px;color:#667">${escape(action.url)}</p>` : ''}
 </td></tr></table></td></tr></table></body></html>`;
-  const text = [title, '', ...paragraphs, ...(action ? ['', `${action.label}: ${action.url}`] : [])].join('\n');
+  const text = [title, '', ...paragraphs, ...(action ? ['', `${action.label}: ${action.url}`] : [])].join(
+    '\n',
+  );
   return { html, text };
 }
 

@@ -28,7 +28,12 @@ export class TokenSigner {
 
   sessionToken(
     tenant: TenantRecord,
-    claims: { actor_id: string; actor_type: string; auth_identity_id: string; app_metadata: Record<string, unknown> },
+    claims: {
+      actor_id: string;
+      actor_type: string;
+      auth_identity_id: string;
+      app_metadata: Record<string, unknown>;
+    },
     ttlSeconds: number,
   ): Promise<string> {
     return signActorToken(this.key(tenant), claims, ttlSeconds);
