@@ -1,6 +1,7 @@
 import type { Kysely, PgServer, TenantDatabases, TenantRegistry } from '@aplt/db';
 import { seedAdminUsers } from './admin-users';
 import { seedAuthCustomers } from './auth';
+import { seedLogoModal } from './logo-modal';
 import { seedTenants } from './tenants';
 
 export interface SeedContext {
@@ -17,6 +18,10 @@ export interface SeedContext {
   /** Lines for the start-up banner (extra demo credentials, URLs). */
   notes: string[];
   env: Record<string, string | undefined>;
+  /** Prefix of tenant database names (empty for the demo fleet). */
+  dbPrefix: string;
+  /** Demo tenant ids to seed; empty means all. */
+  tenantFilter: string[];
 }
 
 export interface SeedStep {
@@ -29,4 +34,5 @@ export const seedSteps: SeedStep[] = [
   { name: 'tenants', run: seedTenants },
   { name: 'admin users', run: seedAdminUsers },
   { name: 'storefront customers', run: seedAuthCustomers },
+  { name: 'logo modal demo products', run: seedLogoModal },
 ];

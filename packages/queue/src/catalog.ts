@@ -67,6 +67,8 @@ export const queueCatalog = {
         transactionId: z.string().uuid(),
         url: z.string().url(),
         integration: z.string(),
+        // Absolute address of the modal service, so the callback's file URLs are absolute.
+        baseUrl: z.string().url(),
       }),
     },
     attempts: 8,
@@ -80,7 +82,15 @@ export const queueCatalog = {
     timeoutMs: 60_000,
   },
   rebuild: {
-    jobs: { 'rebuild.tenant': z.object({ tenantId, projectId: z.number().int() }) },
+    jobs: {
+      // tenantId: whose aplt DB holds the project; targetTenant: the tenant being rebuilt.
+      'rebuild.tenant': z.object({
+        tenantId,
+        projectId: z.number().int(),
+        deploymentLogId: z.number().int(),
+        targetTenant: tenantId,
+      }),
+    },
     attempts: 1,
     backoffMs: 0,
     timeoutMs: 30 * 60_000,

@@ -1,7 +1,20 @@
+import cors from '@fastify/cors';
+import multipart from '@fastify/multipart';
 import { createApp, pingPg, type TenantContext } from '@aplt/http';
-import type { Config } from './config';
+import type { QueueClient } from '@aplt/queue';
+import { catalogRoutes } from './catalog/catalog.routes';
+import { allowedOrigins, type Config } from './config';
+import { fileRoutes } from './files/file.routes';
+import { type FileStore, LocalFileStore } from './files/file-store';
+import { pageRoutes } from './pages/page.routes';
+import { BrowserPool } from './render/browser';
+import { transactionRoutes } from './transactions/transaction.routes';
 
-export type Deps = Pick<TenantContext, 'registry' | 'databases' | 'control'>;
+export type Deps = Pick<TenantContext, 'registry' | 'databases' | 'control'> & {
+  queue: QueueClient;
+  /** Defaults to the local directory FILE_STORE_DIR. */
+  store?: FileStore;
+};
 
 /** Builds the logo modal service; it reads the master tenant's catalog. Never listens. */
 export async function buildApp(deps: Deps, config: Config) {
@@ -11,6 +24,26 @@ export async function buildApp(deps: Deps, config: Config) {
     prettyLogs: config.LOG_PRETTY,
     trustedProxies: config.TRUSTED_PROXIES,
   });
+  const origins = allowedOrigins(config);
+  // Cross-origin API access only for the five configured webshop origins (spec 3, authentication).
+  await app.register(cors, { origin: origins, methods: ['GET', 'POST', 'DELETE'], maxAge: 600 });
+  await app.register(multipart, { limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 1, fields: 10 } });
+
+  const browser = new BrowserPool(config.CHROMIUM_PATH);
+  const txDeps = {
+    registry: deps.registry,
+    databases: deps.databases,
+    store: deps.store ?? new LocalFileStore(config.FILE_STORE_DIR),
+    browser,
+    queue: deps.queue,
+    config,
+  };
+  catalogRoutes(app, deps, config);
+  transactionRoutes(app, txDeps);
+  fileRoutes(app, txDeps, ["'self'", ...origins].join(' '));
+  pageRoutes(app, { allowedOrigins: origins });
+
   app.addReadinessCheck('control-db', () => pingPg(deps.control));
+  app.addHook('onClose', () => browser.close());
   return app;
 }

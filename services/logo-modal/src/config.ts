@@ -1,4 +1,9 @@
 import { env, httpEnv, loadEnv, redisEnv, ServicePorts } from '@aplt/config';
+import { z } from 'zod';
+
+const origin = z
+  .url()
+  .refine((v) => new URL(v).origin === v, 'expected an origin like https://shop.example.com');
 
 export const configShape = {
   PORT: env.port(ServicePorts['logo-modal']),
@@ -6,8 +11,54 @@ export const configShape = {
   ...redisEnv,
   // Local directory of the file store (uploaded logos, screenshots, proofs).
   FILE_STORE_DIR: env.str('.run/files'),
+  // The one local development origin allowed to embed the modal and call the API (the demo shop behind the local proxy).
+  MODAL_DEV_ORIGIN: origin.default('http://modal.localhost:8080'),
+  // The four production webshop origins allowed to embed the modal and call the API (spec 3: five origins in all).
+  MODAL_PRODUCTION_ORIGINS: env
+    .list([
+      'https://www.aplt-promo.nl',
+      'https://shop.aplt-promo.de',
+      'https://b2b.aplt-promo.eu',
+      'https://webshop.aplt-promo.be',
+    ])
+    .pipe(z.array(origin).length(4, 'expected exactly four production origins')),
+  // Absolute address of this service as webshops see it; unset: taken from the request (Host, X-Forwarded-*).
+  MODAL_PUBLIC_URL: env.url().optional(),
+  // Callback signing secrets per integration (`source=secret,...`); an integration without an entry uses the default.
+  CALLBACK_SECRETS: env.list([]),
+  // Secret for integrations without their own entry in CALLBACK_SECRETS.
+  CALLBACK_DEFAULT_SECRET: env.str('dev-only-callback-secret-change-me'),
+  // Development only: allow callbacks to loopback/private addresses (a receiver on this machine).
+  CALLBACK_ALLOW_PRIVATE: env.bool(false),
+  // Per-attempt timeout of a callback POST.
+  CALLBACK_TIMEOUT_MS: env.int(10_000),
+  // Largest accepted logo upload.
+  UPLOAD_MAX_BYTES: env.int(5 * 1024 * 1024),
+  // Headless Chromium that prints proofs and EPS sources to PDF (vector SVG stays vector).
+  CHROMIUM_PATH: env.str('/usr/bin/chromium-headless-shell'),
+  // Ghostscript converts the vector logo PDF to EPS.
+  GHOSTSCRIPT_PATH: env.str('gs'),
+  // Directory holding product SVG templates named by aplt_*.svg_template_path when that is a relative path.
+  SVG_TEMPLATE_DIR: env.str('.run/svg-templates'),
+  // Start the callback worker inside the HTTP process (the local fleet has no separate worker process).
+  CALLBACK_WORKER: env.bool(true),
 };
 
 export type Config = ReturnType<typeof loadConfig>;
 export const loadConfig = (source: Record<string, string | undefined> = process.env) =>
   loadEnv(configShape, source);
+
+/** The five origins (spec 3) that may embed the modal, receive its messages and call the API. */
+export const allowedOrigins = (config: Config): string[] => [
+  config.MODAL_DEV_ORIGIN,
+  ...config.MODAL_PRODUCTION_ORIGINS,
+];
+
+/** Signing secret of an integration (the `source` parameter of the modal). */
+export function callbackSecret(config: Config, integration: string): string {
+  for (const entry of config.CALLBACK_SECRETS) {
+    const eq = entry.indexOf('=');
+    if (eq > 0 && entry.slice(0, eq) === integration) return entry.slice(eq + 1);
+  }
+  return config.CALLBACK_DEFAULT_SECRET;
+}

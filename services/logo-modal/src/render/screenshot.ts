@@ -1,0 +1,40 @@
+import sharp from 'sharp';
+import { type Box, placeLogo } from '../catalog/geometry';
+import type { LogoFormat } from './logo-info';
+
+export interface ScreenshotInput {
+  templateSvg: string;
+  /** Print area on the template, in template units. */
+  box: Box;
+  logo: { format: LogoFormat; data: Buffer; width: number; height: number };
+  placement: { scale?: number; x?: number; y?: number };
+}
+
+/**
+ * The product preview: the SVG template rasterised at the wanted width with the logo composited
+ * into the print area. Done by sharp (libvips) alone: no browser, so it is cheap enough to run
+ * for every 'Add to Order'.
+ */
+export async function renderScreenshot(input: ScreenshotInput, targetWidth: number): Promise<Buffer> {
+  const template = Buffer.from(input.templateSvg);
+  const meta = await sharp(template).metadata();
+  const baseWidth = meta.width ?? targetWidth;
+  const factor = targetWidth / baseWidth;
+  const base = sharp(template, { density: Math.min(72 * factor, 2400) }).resize({ width: targetWidth });
+  const place = placeLogo(input.box, input.logo.width / input.logo.height, input.placement);
+  const w = Math.max(1, Math.round(place.width * factor));
+  const h = Math.max(1, Math.round(place.height * factor));
+  const logoDensity =
+    input.logo.format === 'svg' ? Math.min(2400, Math.max(72, (72 * w) / input.logo.width)) : undefined;
+  const logo = await sharp(input.logo.data, logoDensity ? { density: logoDensity } : {})
+    .resize(w, h, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
+    .png()
+    .toBuffer();
+  return base
+    .composite([{ input: logo, left: Math.round(place.x * factor), top: Math.round(place.y * factor) }])
+    .png()
+    .toBuffer();
+}
+
+export const SCREENSHOT_WIDTH = 800;
+export const SCREENSHOT_HQ_WIDTH = 2400;

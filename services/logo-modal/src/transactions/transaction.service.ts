@@ -1,0 +1,436 @@
+import { createHash } from 'node:crypto';
+import { conflict, HttpError, notFound, unprocessable, badRequest } from '@aplt/http';
+import type { QueueClient } from '@aplt/queue';
+import type { Kysely } from 'kysely';
+import { fileUrls } from '../callbacks/callback.service';
+import { assertCallbackTarget, CallbackTargetRefused } from '../callbacks/ssrf';
+import {
+  type CatalogDeps,
+  masterDb,
+  type ProductForModal,
+  requireProduct,
+  type UsablePosition,
+  type UsableTechnique,
+} from '../catalog/catalog.service';
+import { parseSku } from '../catalog/sku';
+import { loadTemplate } from '../catalog/template.service';
+import type { Config } from '../config';
+import type { FileKind, ModalDb } from '../db-types';
+import type { FileStore } from '../files/file-store';
+import { sanitizeSvg, SvgRejected } from '../files/svg-sanitize';
+import type { BrowserPool } from '../render/browser';
+import { pdfToEps } from '../render/eps';
+import {
+  inspectLogo,
+  type LogoFormat,
+  logoContentTypes,
+  logoExtensions,
+  sniffFormat,
+} from '../render/logo-info';
+import { logoOnlyHtml, proofHtml } from '../render/proof';
+import { renderScreenshot, SCREENSHOT_HQ_WIDTH, SCREENSHOT_WIDTH } from '../render/screenshot';
+import {
+  deleteFiles,
+  findTransaction,
+  insertTransaction,
+  listFiles,
+  type TransactionRow,
+  updateTransaction,
+  upsertFile,
+} from './transaction.repository';
+
+export interface TransactionDeps extends CatalogDeps {
+  store: FileStore;
+  browser: BrowserPool;
+  queue: QueueClient;
+  config: Config;
+}
+
+export interface LogoConfigInput {
+  logoUrl?: string;
+  techniqueCode?: string;
+  techniqueName?: string;
+  position?: string;
+  printArea?: string;
+  colors?: string[];
+  scale?: number;
+  x?: number;
+  y?: number;
+}
+
+export interface CreateTransactionInput {
+  basketId?: string;
+  customerId?: string;
+  source?: string;
+  productSku: string;
+  variantSku?: string;
+  selectedColor?: string;
+  techniqueCode?: string;
+  techniqueName?: string;
+  printArea?: string;
+  quantity?: number;
+  logoConfig?: LogoConfigInput;
+  callbackUrl?: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const relativeFiles = (id: string) => ({
+  screenshot: `/api/transactions/${id}/screenshot`,
+  pdf: `/api/transactions/${id}/pdf`,
+  logo: `/api/transactions/${id}/logo`,
+});
+
+const storageKey = (id: string, name: string) => `transactions/${id}/${name}`;
+
+/** Unknown and malformed ids are the same to a caller: no such transaction (404, spec 3). */
+export async function requireTransaction(db: Kysely<ModalDb>, id: string): Promise<TransactionRow> {
+  const tx = UUID.test(id) ? await findTransaction(db, id) : undefined;
+  if (!tx) throw notFound('Transaction not found', { transaction_id: id });
+  return tx;
+}
+
+async function checkedCallback(raw: string | undefined, config: Config): Promise<string | null> {
+  if (!raw) return null;
+  try {
+    return (await assertCallbackTarget(raw, config.CALLBACK_ALLOW_PRIVATE)).toString();
+  } catch (err) {
+    if (err instanceof CallbackTargetRefused) throw badRequest(err.message, { field: 'callbackUrl' });
+    throw err;
+  }
+}
+
+export async function createTransaction(deps: TransactionDeps, input: CreateTransactionInput) {
+  const db = await masterDb(deps);
+  const { baseSku, variantSku: skuVariant } = parseSku(input.productSku);
+  if (input.variantSku) parseSku(input.variantSku);
+  const loaded = await requireProduct(db, baseSku);
+  const variantSku = input.variantSku ?? skuVariant ?? null;
+  if (variantSku && variantSku !== baseSku && !loaded.variants.some((v) => v.sku === variantSku)) {
+    throw unprocessable(`Variant ${variantSku} does not belong to product ${baseSku}`);
+  }
+  const callbackUrl = await checkedCallback(input.callbackUrl, deps.config);
+  const tx = await insertTransaction(db, {
+    basket_id: input.basketId ?? null,
+    customer_id: input.customerId ?? null,
+    source: input.source ?? null,
+    product_sku: baseSku,
+    variant_sku: variantSku,
+    selected_color:
+      input.selectedColor ?? loaded.variants.find((v) => v.sku === variantSku)?.colorName ?? null,
+    technique_code: input.techniqueCode ?? null,
+    technique_name: input.techniqueName ?? null,
+    print_area: input.printArea && /^\d+(\.\d+)?x\d+(\.\d+)?$/.test(input.printArea) ? input.printArea : null,
+    quantity: input.quantity ?? 1,
+    callback_url: callbackUrl,
+    logo_config: { ...(input.logoConfig ?? {}) },
+  });
+  return {
+    transaction_id: tx.id,
+    basket_id: tx.basket_id,
+    product_sku: tx.product_sku,
+    quantity: tx.quantity,
+    callback_url: tx.callback_url,
+    status: tx.status,
+    files: relativeFiles(tx.id),
+  };
+}
+
+export function transactionView(tx: TransactionRow) {
+  return {
+    transaction_id: tx.id,
+    basket_id: tx.basket_id,
+    product_sku: tx.product_sku,
+    variant_sku: tx.variant_sku ?? tx.product_sku,
+    technique_code: tx.technique_code,
+    technique_name: tx.technique_name,
+    print_area: tx.print_area,
+    quantity: tx.quantity,
+    callback_url: tx.callback_url,
+    callback_status: tx.callback_status,
+    status: tx.status,
+    logo_config: (tx.logo_config ?? {}) as Record<string, unknown>,
+    files: relativeFiles(tx.id),
+  };
+}
+
+async function storeFile(
+  deps: TransactionDeps,
+  db: Kysely<ModalDb>,
+  tx: { id: string },
+  kind: FileKind,
+  name: string,
+  contentType: string,
+  data: Buffer,
+  size?: { width: number; height: number },
+) {
+  const key = storageKey(tx.id, name);
+  await deps.store.put(key, data);
+  await upsertFile(db, {
+    transaction_id: tx.id,
+    kind,
+    storage_key: key,
+    content_type: contentType,
+    size_bytes: data.length,
+    sha256: createHash('sha256').update(data).digest('hex'),
+    width_px: size?.width ?? null,
+    height_px: size?.height ?? null,
+  });
+}
+
+function assertDraft(tx: TransactionRow) {
+  if (tx.status === 'cancelled') throw conflict('Transaction is cancelled', { status: tx.status });
+}
+
+/** Stores an uploaded logo: the original bytes as uploaded, plus the sanitised SVG the renderers use. */
+export async function uploadLogo(deps: TransactionDeps, id: string, data: Buffer) {
+  const db = await masterDb(deps);
+  const tx = await requireTransaction(db, id);
+  assertDraft(tx);
+  if (data.length === 0) throw badRequest('The uploaded file is empty');
+  const format = sniffFormat(data);
+  if (!format)
+    throw new HttpError(415, 'unsupported_media_type', 'Only SVG, PNG and JPEG logos are accepted');
+  let working = data;
+  if (format === 'svg') {
+    try {
+      working = Buffer.from(sanitizeSvg(data.toString('utf8')));
+    } catch (err) {
+      if (err instanceof SvgRejected) throw unprocessable(err.message);
+      throw err;
+    }
+  }
+  let info;
+  try {
+    info = await inspectLogo(format, working);
+  } catch {
+    throw unprocessable(`The ${format.toUpperCase()} file could not be read`);
+  }
+  await storeFile(
+    deps,
+    db,
+    tx,
+    'logo_original',
+    `logo-original.${logoExtensions[format]}`,
+    logoContentTypes[format],
+    data,
+    info,
+  );
+  await storeFile(
+    deps,
+    db,
+    tx,
+    'logo_sanitized',
+    `logo.${logoExtensions[format]}`,
+    logoContentTypes[format],
+    working,
+    info,
+  );
+  const logoUrl = `/api/transactions/${tx.id}/logo`;
+  await updateTransaction(db, tx.id, {
+    logo_config: { ...(tx.logo_config as object), logoUrl, colors: info.colors, logoFormat: format },
+  });
+  return { logoUrl, format, width: info.width, height: info.height, colors: info.colors };
+}
+
+export interface AddToOrderInput {
+  variantSku?: string;
+  selectedColor?: string;
+  techniqueCode?: string;
+  quantity?: number;
+  logoConfig?: LogoConfigInput;
+}
+
+interface Resolved {
+  loaded: ProductForModal;
+  technique: UsableTechnique;
+  position: UsablePosition;
+  variantSku: string;
+  colorName: string;
+}
+
+/** The selection, checked against the catalog: the print area always comes from the catalog. */
+function resolveSelection(loaded: ProductForModal, tx: TransactionRow, input: AddToOrderInput): Resolved {
+  const cfg = { ...(tx.logo_config as LogoConfigInput), ...(input.logoConfig ?? {}) };
+  const code = input.techniqueCode ?? cfg.techniqueCode ?? tx.technique_code;
+  const technique =
+    loaded.techniques.find((t) => t.code === code) ?? (code ? undefined : loaded.techniques[0]);
+  if (!technique)
+    throw unprocessable(`Technique ${code ?? '(none)'} has no print coordinates for ${tx.product_sku}`);
+  const position =
+    technique.positions.find((p) => p.code === cfg.position) ?? (technique.positions[0] as UsablePosition);
+  const variantSku = input.variantSku ?? tx.variant_sku ?? tx.product_sku;
+  const variant = loaded.variants.find((v) => v.sku === variantSku);
+  if (variantSku !== tx.product_sku && !variant) {
+    throw unprocessable(`Variant ${variantSku} does not belong to product ${tx.product_sku}`);
+  }
+  return { loaded, technique, position, variantSku, colorName: variant?.colorName ?? '' };
+}
+
+async function loadLogo(deps: TransactionDeps, db: Kysely<ModalDb>, tx: TransactionRow) {
+  const files = await listFiles(db, tx.id);
+  const row = files.find((f) => f.kind === 'logo_sanitized');
+  const data = row ? await deps.store.get(row.storage_key) : undefined;
+  if (!row || !data) throw conflict('Upload a logo before generating files');
+  const format = (Object.entries(logoContentTypes).find(([, ct]) => ct === row.content_type)?.[0] ??
+    'png') as LogoFormat;
+  return { format, data, width: row.width_px ?? 100, height: row.height_px ?? 100 };
+}
+
+/** Renders screenshot (normal and high resolution), proof PDF and, for vector logos, EPS. */
+async function generateFiles(
+  deps: TransactionDeps,
+  db: Kysely<ModalDb>,
+  tx: TransactionRow,
+  sel: Resolved,
+  only?: 'pdf',
+) {
+  const logo = await loadLogo(deps, db, tx);
+  if (!sel.position.templatePath) throw unprocessable(`Product ${tx.product_sku} has no SVG template`);
+  const templateSvg = await loadTemplate(sel.position.templatePath, deps.config.SVG_TEMPLATE_DIR);
+  const cfg = tx.logo_config as LogoConfigInput;
+  const placement = { scale: cfg.scale, x: cfg.x, y: cfg.y };
+  const shotInput = { templateSvg, box: sel.position.box, logo, placement };
+  const screenshot = await renderScreenshot(shotInput, SCREENSHOT_WIDTH);
+  const sku = sel.variantSku;
+  const proof = proofHtml({
+    transactionId: tx.id,
+    productName: sel.loaded.product.name,
+    productSku: tx.product_sku,
+    variantSku: sku,
+    colorName: sel.colorName,
+    techniqueCode: sel.technique.code,
+    techniqueName: sel.technique.name,
+    position: sel.position.name,
+    printArea: sel.position.printArea,
+    quantity: tx.quantity,
+    colors: Array.isArray(cfg.colors) ? cfg.colors.map(String) : [],
+    logo,
+    placement,
+    screenshotPng: screenshot,
+    createdAt: tx.created_at,
+  });
+  const [hq, pdf, eps] = await Promise.all([
+    only ? undefined : renderScreenshot(shotInput, SCREENSHOT_HQ_WIDTH),
+    deps.browser.htmlToPdf(proof, { width: '210mm', height: '297mm' }),
+    only || logo.format !== 'svg'
+      ? undefined
+      : (async () => {
+          const page = logoOnlyHtml(logo);
+          return pdfToEps(await deps.browser.htmlToPdf(page.html, page), deps.config.GHOSTSCRIPT_PATH);
+        })(),
+  ]);
+  const filename = `korrekturabzug_${sku}.pdf`;
+  await storeFile(deps, db, tx, 'pdf', filename, 'application/pdf', pdf);
+  if (only) return filename;
+  await storeFile(deps, db, tx, 'screenshot', 'screenshot.png', 'image/png', screenshot);
+  if (hq) await storeFile(deps, db, tx, 'screenshot_hq', 'screenshot-hq.png', 'image/png', hq);
+  if (eps) await storeFile(deps, db, tx, 'eps', 'logo.eps', 'application/postscript', eps);
+  return filename;
+}
+
+async function applySelection(
+  db: Kysely<ModalDb>,
+  tx: TransactionRow,
+  sel: Resolved,
+  input: AddToOrderInput,
+) {
+  const logoConfig = {
+    ...(tx.logo_config as object),
+    ...(input.logoConfig ?? {}),
+    logoUrl: `/api/transactions/${tx.id}/logo`,
+    techniqueCode: sel.technique.code,
+    techniqueName: sel.technique.name,
+    position: sel.position.code,
+    printArea: sel.position.printArea,
+  };
+  const patch = {
+    variant_sku: sel.variantSku,
+    selected_color: input.selectedColor ?? sel.colorName,
+    technique_code: sel.technique.code,
+    technique_name: sel.technique.name,
+    print_area: sel.position.printArea,
+    quantity: input.quantity ?? tx.quantity,
+    logo_config: logoConfig,
+  };
+  await updateTransaction(db, tx.id, patch);
+  return { ...tx, ...patch } as TransactionRow;
+}
+
+/**
+ * 'Add to Order': fixes the selection, generates every file, completes the transaction and, when
+ * a callback address was given, queues the signed server-to-server callback. Returns the browser
+ * message payload (spec 3, SERVICE_LOGO_ADD_TO_ORDER) with absolute URLs.
+ */
+export async function addToOrder(deps: TransactionDeps, id: string, input: AddToOrderInput, baseUrl: string) {
+  const db = await masterDb(deps);
+  let tx = await requireTransaction(db, id);
+  assertDraft(tx);
+  const loaded = await requireProduct(db, tx.product_sku);
+  const sel = resolveSelection(loaded, tx, input);
+  tx = await applySelection(db, tx, sel, input);
+  await generateFiles(deps, db, tx, sel);
+  const files = relativeFiles(tx.id);
+  const hasCallback = !!tx.callback_url;
+  await updateTransaction(db, tx.id, {
+    status: 'completed',
+    completed_at: new Date(),
+    files,
+    ...(hasCallback ? { callback_status: 'pending' as const } : {}),
+  });
+  if (tx.callback_url) {
+    await deps.queue.enqueue('callbacks', 'callback.deliver', {
+      transactionId: tx.id,
+      url: tx.callback_url,
+      integration: tx.source ?? 'default',
+      baseUrl,
+    });
+  }
+  const urls = fileUrls(baseUrl, tx.id);
+  const variantSku = tx.variant_sku ?? tx.product_sku;
+  return {
+    transactionId: tx.id,
+    basketId: tx.basket_id ?? '',
+    productSku: tx.product_sku,
+    variantSku,
+    selectedVariant: variantSku === tx.product_sku ? '' : variantSku,
+    selectedColor: tx.selected_color ?? '',
+    quantity: tx.quantity,
+    techniqueCode: tx.technique_code ?? '',
+    techniqueName: tx.technique_name ?? '',
+    printArea: tx.print_area ?? '',
+    logoConfig: { ...(tx.logo_config as object), logoUrl: urls.logoUrl },
+    filesUrl: urls.filesUrl,
+    screenshotUrl: urls.screenshotUrl,
+    pdfUrl: urls.pdfUrl,
+    logoUrl: urls.logoUrl,
+    modalUrl: urls.modalUrl,
+    downloadZipUrl: urls.downloadZipUrl,
+    epsUrl: urls.epsUrl,
+  };
+}
+
+/** POST .../generate-pdf: (re)renders the proof for the current selection. */
+export async function generatePdf(deps: TransactionDeps, id: string) {
+  const db = await masterDb(deps);
+  const tx = await requireTransaction(db, id);
+  assertDraft(tx);
+  const loaded = await requireProduct(db, tx.product_sku);
+  const sel = resolveSelection(loaded, tx, {});
+  const filename = await generateFiles(deps, db, tx, sel, 'pdf');
+  return { success: true as const, data: { filename, url: `/api/transactions/${tx.id}/pdf` } };
+}
+
+/** DELETE: cancelled, and every file of the transaction removed from the store. */
+export async function cancelTransaction(deps: TransactionDeps, id: string) {
+  const db = await masterDb(deps);
+  const tx = await requireTransaction(db, id);
+  await deps.store.deletePrefix(`transactions/${tx.id}`);
+  await deleteFiles(db, tx.id);
+  await updateTransaction(db, tx.id, {
+    status: 'cancelled',
+    cancelled_at: tx.cancelled_at ?? new Date(),
+    files: {},
+  });
+  return { success: true as const, message: 'Transaction cancelled' };
+}
