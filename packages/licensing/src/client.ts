@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { type FeatureKey, featureKeys, isFeatureKey } from './catalog';
 import { licenseChannel, type LicenseChangedMessage } from './channel';
@@ -66,6 +67,8 @@ export class HttpLicenseClient implements LicenseClient {
   private sub: Redis | null = null;
   private closed = false;
   private readonly log: LicenseLogger;
+  /** The push subscriber's name in Redis CLIENT LIST (operators and tests find it by this). */
+  readonly connectionName = `license-client-${process.pid}-${randomBytes(3).toString('hex')}`;
 
   constructor(private readonly opts: LicenseClientOptions) {
     this.log = opts.logger ?? consoleLogger;
@@ -213,7 +216,7 @@ export class HttpLicenseClient implements LicenseClient {
     // also refreshes everything, because a message may have been missed while the link was down.
     const sub = new Redis(redis.url, {
       maxRetriesPerRequest: null,
-      connectionName: `license-client-${process.pid}`,
+      connectionName: this.connectionName,
       retryStrategy: (times) => Math.min(times * 100, 2000),
     });
     let connectedBefore = false;
@@ -236,9 +239,9 @@ export class HttpLicenseClient implements LicenseClient {
     this.sub = sub;
   }
 
-  /** For tests of reconnecting: the subscriber connection's name in CLIENT LIST. */
-  get subscriberConnection(): Redis | null {
-    return this.sub;
+  /** Whether the push channel is currently connected and subscribed. */
+  get pushConnected(): boolean {
+    return this.sub?.status === 'ready';
   }
 }
 

@@ -56,14 +56,12 @@ export async function featuresRoutes(app: App) {
 
   app.get('/app', async (request, reply) => {
     const { sidebar_items } = adminFeatures(app.licenses, request.tenant.id);
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(
-        appShell({
-          tenantName: request.tenant.name,
-          sidebarItems: sidebar_items,
-          user: header(request.headers['x-auth-user']),
-        }),
-      );
+    return reply.type('text/html; charset=utf-8').send(
+      appShell({
+        tenantName: request.tenant.name,
+        sidebarItems: sidebar_items,
+        user: header(request.headers['x-auth-user']),
+      }),
+    );
   });
 }

@@ -1,0 +1,183 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HttpLicenseClient, type LicenseClientOptions } from '@aplt/licensing';
+import { createTestFleet, createTestRedis, type TestFleet, type TestRedis } from '@aplt/testing';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../src/auth/login.service';
+import { insertSession } from '../src/auth/session.repository';
+import { newToken, tokenHash } from '../src/auth/tokens';
+import { seedTenantLicenses } from '../src/licensing/license.service';
+import { createAccessAppForTest } from '../src/testing';
+
+const quiet = { info: () => {}, warn: () => {} };
+
+describe('license client against the real license API', () => {
+  let fleet: TestFleet;
+  let redis: TestRedis;
+  let app: Awaited<ReturnType<typeof createAccessAppForTest>>;
+  let apiUrl: string;
+  let headers: Record<string, string>;
+  const statuses: number[] = [];
+  const dirs: string[] = [];
+  const clients: HttpLicenseClient[] = [];
+
+  const newDir = () => {
+    const d = mkdtempSync(join(tmpdir(), 'license-client-'));
+    dirs.push(d);
+    return d;
+  };
+  const client = (opts: Partial<LicenseClientOptions> = {}) => {
+    const c = new HttpLicenseClient({
+      apiUrl,
+      cacheDir: newDir(),
+      refreshSeconds: 60,
+      redis: null,
+      logger: quiet,
+      ...opts,
+    });
+    clients.push(c);
+    return c;
+  };
+  const put = (feature: string, enabled: boolean) =>
+    fetch(`${apiUrl}/api/license/acme`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ feature, enabled }),
+    }).then((r) => {
+      expect(r.status).toBe(200);
+    });
+
+  beforeAll(async () => {
+    fleet = await createTestFleet([{ id: 'acme' }]);
+    redis = await createTestRedis();
+    app = await createAccessAppForTest(
+      fleet.registry,
+      { REDIS_PREFIX: redis.prefix },
+      { redis: redis.redis },
+    );
+    // Observe what the API answered (200 vs 304) without touching the client.
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.url === '/api/license/acme' && request.method === 'GET') statuses.push(reply.statusCode);
+    });
+    await seedTenantLicenses(app.accessDb!, ['acme'], ['crm']);
+    const user = await createUser(
+      { db: app.accessDb! },
+      { email: 'lic@example.com', password: 'Correct-Horse-42!', roles: ['license-admin'] },
+    );
+    const token = newToken();
+    await insertSession(app.accessDb!, {
+      id: tokenHash(token),
+      userId: user.id,
+      ip: '127.0.0.1',
+      userAgent: 't',
+      hours: 1,
+    });
+    headers = {
+      cookie: `aplt_session=${token}; aplt_csrf=c123456789012345678901`,
+      'x-csrf-token': 'c123456789012345678901',
+      'content-type': 'application/json',
+    };
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    apiUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await app?.close();
+    await redis?.cleanup();
+    await fleet?.cleanup();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it('fetches at start, writes the snapshot atomically and polls with a conditional GET', async () => {
+    const c = client();
+    await c.start(['acme']);
+    expect(c.status('acme')).toMatchObject({ source: 'api', revision: '1', lastError: null });
+    expect(c.isFeatureEnabled('acme', 'crm')).toBe(false);
+    expect(c.isFeatureEnabled('acme', 'quotations')).toBe(true);
+    const dir = (c as unknown as { opts: { cacheDir: string } }).opts.cacheDir;
+    expect(readdirSync(dir)).toEqual(['features-acme.json']);
+    const snap = JSON.parse(readFileSync(join(dir, 'features-acme.json'), 'utf8'));
+    expect(snap).toMatchObject({ tenant_id: 'acme', revision: '1' });
+    expect(snap.features).toHaveLength(30);
+    statuses.length = 0;
+    await c.refresh('acme');
+    expect(statuses).toEqual([304]);
+  });
+
+  it('falls back to TENANT_FEATURES when there is neither API nor snapshot, and to all-features with nothing', async () => {
+    const env = client({ apiUrl: 'http://127.0.0.1:1', envFeatures: 'quotations, orders' });
+    await env.start(['acme']);
+    expect(env.status('acme').source).toBe('env');
+    expect(env.enabledFeatures('acme')).toEqual(['quotations', 'orders']);
+    const none = client({ apiUrl: 'http://127.0.0.1:1' });
+    await none.start(['acme']);
+    expect(none.status('acme').source).toBe('all-features');
+    expect(none.isFeatureEnabled('acme', 'crm')).toBe(true);
+  });
+
+  it('never broadens access during an outage: a failed refresh keeps the last known set', async () => {
+    const opts: LicenseClientOptions = {
+      apiUrl,
+      cacheDir: newDir(),
+      refreshSeconds: 60,
+      redis: null,
+      logger: quiet,
+    };
+    const c = new HttpLicenseClient(opts);
+    clients.push(c);
+    await c.start(['acme']);
+    opts.apiUrl = 'http://127.0.0.1:1';
+    await c.refresh('acme');
+    expect(c.isFeatureEnabled('acme', 'crm')).toBe(false);
+    expect(c.status('acme').lastError).toMatch(/license API unreachable/);
+    // A restart during the outage starts from the snapshot, not from all-features mode.
+    const restarted = client({ apiUrl: 'http://127.0.0.1:1', cacheDir: opts.cacheDir });
+    await restarted.start(['acme']);
+    expect(restarted.status('acme').source).toBe('snapshot');
+    expect(restarted.isFeatureEnabled('acme', 'crm')).toBe(false);
+  });
+
+  it('refreshes on push, and only by polling when push is off', async () => {
+    const pushed = client({ redis: { url: redis.url, prefix: redis.prefix } });
+    const polled = client();
+    await Promise.all([pushed.start(['acme']), polled.start(['acme'])]);
+    await expect.poll(() => pushed.pushConnected).toBe(true);
+    await put('crm', true);
+    await expect.poll(() => pushed.isFeatureEnabled('acme', 'crm'), { timeout: 1000 }).toBe(true);
+    expect(polled.isFeatureEnabled('acme', 'crm')).toBe(false);
+    await polled.refresh('acme');
+    expect(polled.isFeatureEnabled('acme', 'crm')).toBe(true);
+    await put('crm', false);
+  });
+
+  it('resubscribes by itself after the push connection is dropped', async () => {
+    const c = client({ redis: { url: redis.url, prefix: redis.prefix } });
+    await c.start(['acme']);
+    await expect.poll(() => c.pushConnected).toBe(true);
+    const list = String(await redis.redis.client('LIST'));
+    const id = new RegExp(`id=(\\d+) [^\\n]*name=${c.connectionName}`).exec(list)?.[1];
+    expect(id).toBeTruthy();
+    await redis.redis.client('KILL', 'ID', id!);
+    await expect.poll(() => c.pushConnected).toBe(false);
+    await expect.poll(() => c.pushConnected, { timeout: 5000 }).toBe(true);
+    // Let the catch-up refresh that follows a reconnect settle, so only a push can explain what follows.
+    await c.refresh('acme');
+    await put('reports', false);
+    await expect.poll(() => c.isFeatureEnabled('acme', 'reports'), { timeout: 1000 }).toBe(false);
+    await put('reports', true);
+  });
+
+  it('leaves no temporary files behind and never exposes a half-written snapshot', async () => {
+    const dir = newDir();
+    const readers = Array.from({ length: 5 }, () => client({ cacheDir: dir }));
+    await Promise.all(readers.map((c) => c.start(['acme'])));
+    await Promise.all(readers.map((c) => c.refresh('acme')));
+    expect(readdirSync(dir)).toEqual(['features-acme.json']);
+    expect(() => JSON.parse(readFileSync(join(dir, 'features-acme.json'), 'utf8'))).not.toThrow();
+    expect(existsSync(join(dir, 'features-acme.json'))).toBe(true);
+  });
+});
