@@ -14,6 +14,7 @@ import { loadConfig } from '../../src/config';
 import { COMPANY, type DocumentFixture, insertDocumentFixture } from './document-fixtures';
 import { makePng } from './png';
 import { pdfImageCount, pdfInfo, pdfText, renderFirstPage } from './poppler';
+import { checkBusinessRules, UblDoc, validateUbl } from './ubl-check';
 
 const HOST = 'acme.localhost';
 
@@ -287,6 +288,83 @@ describe('document output through the proxy (PDF, .eml, UBL)', () => {
     expect(noMail.json()).toMatchObject({ type: 'unprocessable', field: 'customer.email' });
     expect(noMail.json().message).toContain('no e-mail address');
     expect((await post('/admin/aplt/invoices/eml', {})).status).toBe(400);
+  });
+
+  it('UBL invoice: validates against the UBL 2.1 (Peppol subset) XSD and passes the BIS and NL rules', async () => {
+    const res = await get(`/admin/aplt/invoices/ubl?id=${fx.invoiceId}`);
+    expect(res.status, res.text().slice(0, 300)).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/xml/);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="factuur-F-2026-0001.xml"');
+    const xml = res.text();
+    const validation = validateUbl(xml);
+    expect(validation.output).toContain('validates');
+    expect(validation.ok).toBe(true);
+    expect(checkBusinessRules(xml)).toEqual([]);
+
+    const d = new UblDoc(xml);
+    expect(d.value('cbc:ID')).toBe('F-2026-0001');
+    expect(d.value('cbc:InvoiceTypeCode')).toBe('380');
+    expect(d.value('cbc:IssueDate')).toBe('2026-11-04');
+    expect(d.value('cbc:DueDate')).toBe('2026-12-04');
+    expect(d.value('cac:AccountingSupplierParty/cac:Party/cac:PartyLegalEntity/cbc:CompanyID')).toBe(
+      COMPANY.coc_number,
+    );
+    expect(d.value('cac:AccountingSupplierParty/cac:Party/cac:PartyTaxScheme/cbc:CompanyID')).toBe(
+      COMPANY.vat_number,
+    );
+    expect(d.value('cac:PaymentMeans/cbc:PaymentMeansCode')).toBe('58');
+    expect(d.value('cac:PaymentMeans/cac:PayeeFinancialAccount/cbc:ID')).toBe(COMPANY.iban);
+    expect(d.value('cac:AccountingCustomerParty/cac:Party/cac:PartyLegalEntity/cbc:RegistrationName')).toBe(
+      'Bakkerij Jansen B.V.',
+    );
+    expect(d.values('cac:TaxTotal/cac:TaxSubtotal/cbc:TaxAmount')).toEqual(['61.95', '21.60']);
+    expect(d.value('cac:LegalMonetaryTotal/cbc:PayableAmount')).toBe('618.55');
+    expect(d.count('cac:InvoiceLine')).toBe(3);
+
+    // The validation can fail: a document without its supplier is refused by the schema.
+    const broken = xml.replace(/<cac:AccountingSupplierParty>.*<\/cac:AccountingSupplierParty>/s, '');
+    expect(validateUbl(broken).ok).toBe(false);
+    expect(
+      checkBusinessRules(
+        xml.replace(
+          '<cbc:TaxAmount currencyID="EUR">83.55</cbc:TaxAmount>',
+          '<cbc:TaxAmount currencyID="EUR">83.56</cbc:TaxAmount>',
+        ),
+      ),
+    ).toContain('BR-CO-14');
+  });
+
+  it('UBL credit note cites the credited invoice; reverse charge is category AE with VATEX-EU-AE', async () => {
+    const cn = await get(`/admin/aplt/credit-notes/ubl?id=${fx.creditNoteId}`);
+    expect(cn.status, cn.text().slice(0, 300)).toBe(200);
+    const cnXml = cn.text();
+    expect(validateUbl(cnXml)).toMatchObject({ ok: true });
+    expect(checkBusinessRules(cnXml)).toEqual([]);
+    const c = new UblDoc(cnXml);
+    expect(c.value('cbc:CreditNoteTypeCode')).toBe('381');
+    expect(c.value('cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID')).toBe('F-2026-0001');
+    expect(c.value('cac:BillingReference/cac:InvoiceDocumentReference/cbc:IssueDate')).toBe('2026-11-04');
+    expect(c.value('cac:LegalMonetaryTotal/cbc:PayableAmount')).toBe('65.40');
+
+    const rc = await get(`/admin/aplt/invoices/ubl?id=${fx.reverseChargeInvoiceId}`);
+    const rcXml = rc.text();
+    expect(validateUbl(rcXml)).toMatchObject({ ok: true });
+    expect(checkBusinessRules(rcXml)).toEqual([]);
+    const r = new UblDoc(rcXml);
+    expect(r.value('cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory/cbc:ID')).toBe('AE');
+    expect(r.value('cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory/cbc:TaxExemptionReasonCode')).toBe(
+      'VATEX-EU-AE',
+    );
+    expect(r.value('cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory/cbc:TaxExemptionReason')).toBe(
+      'BTW verlegd',
+    );
+    expect(r.value('cac:AccountingCustomerParty/cac:Party/cac:PartyTaxScheme/cbc:CompanyID')).toBe(
+      'BE0123456789',
+    );
+    expect(r.value('cac:TaxTotal/cbc:TaxAmount')).toBe('0.00');
+
+    // Quotations have no e-invoice, and an unknown invoice is 404.
+    expect((await get('/admin/aplt/invoices/ubl?id=987654')).status).toBe(404);
   });
 
   it('survives a killed browser: the next request gets a new one', async () => {
