@@ -24,6 +24,10 @@ export const fleetEnvShape = {
   // `auto`: pick free ports for the services (tests, or a second fleet beside a running one).
   FLEET_PORTS: env.oneOf(['default', 'auto'] as const, 'default'),
   FLEET_SEED: env.bool(true),
+  // Prefix for the tenant databases the seed creates, so a test fleet never touches the demo one.
+  FLEET_DB_PREFIX: env.optionalStr(),
+  // Comma list of demo tenant ids to seed (default: all 11), to keep test fleets small.
+  FLEET_TENANTS: env.list([]),
 };
 
 export interface RunningFleet {
@@ -93,6 +97,8 @@ export async function prepareFleet(opts: {
         log,
         notes,
         env: source,
+        dbPrefix: e.FLEET_DB_PREFIX ?? '',
+        tenantFilter: e.FLEET_TENANTS,
       };
       for (const step of seedSteps) {
         log(`seed: ${step.name}`);
@@ -155,7 +161,7 @@ export async function startFleet(opts: {
 
   let proxy: RunningProxy | undefined;
   try {
-    for (const p of fleetProcesses) {
+    const spawnProcess = (p: (typeof fleetProcesses)[number]) => {
       const child = spawn(process.execPath, ['--import', 'tsx', p.entry], {
         env: { ...serviceEnv, ...(p.port === null ? {} : { PORT: String(ports[p.service]) }) },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -169,12 +175,21 @@ export async function startFleet(opts: {
       child.once('exit', (code, signal) => {
         if (!stopping) reportCrash(`${p.name} exited (${signal ?? code})`);
       });
-    }
-    await Promise.all(
-      fleetProcesses
-        .filter((p) => p.port !== null)
-        .map((p) => waitHealthy(ports[p.service], p.name, children.get(p.name) as ChildProcess)),
-    );
+      return child;
+    };
+    const healthy = (group: typeof fleetProcesses) =>
+      Promise.all(
+        group
+          .filter((p) => p.port !== null)
+          .map((p) => waitHealthy(ports[p.service], p.name, children.get(p.name) as ChildProcess)),
+      );
+    // The access service first: every other service fetches its licenses from it at start-up.
+    const first = fleetProcesses.filter((p) => p.service === 'access');
+    const rest = fleetProcesses.filter((p) => p.service !== 'access');
+    first.forEach(spawnProcess);
+    await healthy(first);
+    rest.forEach(spawnProcess);
+    await healthy(rest);
     proxy = await startCaddy({
       port: e.PROXY_PORT,
       domain: e.PROXY_DOMAIN,

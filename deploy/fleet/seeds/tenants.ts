@@ -3,12 +3,18 @@ import { demoTenants } from './demo-tenants';
 import type { SeedContext } from './index';
 
 export async function seedTenants(ctx: SeedContext): Promise<void> {
-  for (const t of demoTenants) {
-    await provisionTenant(ctx.registry, ctx.server, {
-      ...t,
-      hosts: [`${t.id}.${ctx.domain}`],
-      adminBaseUrl: `http://${t.id}.${ctx.domain}:${ctx.proxyPort}`,
-    });
+  const chosen = demoTenants.filter((t) => ctx.tenantFilter.length === 0 || ctx.tenantFilter.includes(t.id));
+  for (const t of chosen) {
+    await provisionTenant(
+      ctx.registry,
+      ctx.server,
+      {
+        ...t,
+        hosts: [`${t.id}.${ctx.domain}`],
+        adminBaseUrl: `http://${t.id}.${ctx.domain}:${ctx.proxyPort}`,
+      },
+      { databasePrefix: ctx.dbPrefix },
+    );
   }
-  ctx.log(`${demoTenants.length} tenants registered and migrated`);
+  ctx.log(`${chosen.length} tenants registered and migrated`);
 }

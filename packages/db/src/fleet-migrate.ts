@@ -5,7 +5,7 @@
 import { env, loadEnv, mysqlEnv, pgAddressFromEnv, pgEnv } from '@aplt/config';
 import { createMysqlDb, createPgDb } from './connection';
 import { migrateToLatest } from './migrate';
-import { ensureMysqlDatabase, ensurePgDatabase, provisionTenant } from './provision';
+import { ensureMysqlDatabase, ensurePgDatabase, migrateTenantDatabases } from './provision';
 import { TenantRegistry } from './registry';
 
 export async function migrateFleet(
@@ -53,7 +53,7 @@ export async function migrateFleet(
   try {
     const registry = new TenantRegistry(control);
     for (const tenant of await registry.list()) {
-      await provisionTenant(registry, server, tenant);
+      await migrateTenantDatabases(tenant, server);
       log(`tenant ${tenant.id}: commerce + aplt up to date`);
     }
   } finally {

@@ -12,6 +12,7 @@ export {
   ensurePgDatabase,
   dropPgDatabase,
   provisionTenant,
+  migrateTenantDatabases,
   tenantDatabaseNames,
   ensureMysqlDatabase,
 } from './provision';

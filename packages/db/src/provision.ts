@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { createPgDb, type PgServer } from './connection';
 import { type DatabaseKind, migrateToLatest } from './migrate';
-import type { TenantKind, TenantRegistry } from './registry';
+import type { DbLocation, TenantKind, TenantRecord, TenantRegistry } from './registry';
 
 const identifier = /^[a-z][a-z0-9_]{0,62}$/;
 
@@ -80,4 +80,25 @@ export async function provisionTenant(
     commerceDb: { database: names.commerce },
     apltDb: { database: names.aplt },
   });
+}
+
+function serverOf(loc: DbLocation, fallback: PgServer): PgServer {
+  return {
+    host: loc.host ?? fallback.host,
+    port: loc.port ?? fallback.port,
+    user: loc.user ?? fallback.user,
+    password: loc.password ?? fallback.password,
+  };
+}
+
+/** Creates (if missing) and migrates the two databases a registered tenant names, wherever they live. */
+export async function migrateTenantDatabases(tenant: TenantRecord, fallback: PgServer): Promise<void> {
+  for (const [kind, loc] of [
+    ['commerce', tenant.commerceDb],
+    ['aplt', tenant.apltDb],
+  ] as const) {
+    const server = serverOf(loc, fallback);
+    await ensurePgDatabase(server, loc.database);
+    await migrateDatabase(server, loc.database, kind);
+  }
 }

@@ -1,0 +1,111 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serviceNames } from '@aplt/config';
+import { createMysqlDb, createPgDb, dropPgDatabase, sql } from '@aplt/db';
+import { freePort, httpRequest, testServers, uniqueName } from '@aplt/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningFleet, startFleet } from '../fleet/run-fleet';
+import { demoAdmin } from '../fleet/seeds/demo-tenants';
+
+/**
+ * The start command's real path: migrate, seed, spawn every service as its own process, start
+ * Caddy, then reach each service through the proxy, on databases private to this test.
+ */
+describe('the start command brings the whole fleet up behind the proxy', () => {
+  const prefix = `${uniqueName('f')}_`;
+  let fleet: RunningFleet;
+  const output: string[] = [];
+  let proxyPort: number;
+
+  beforeAll(async () => {
+    const { pg, mysql, redisUrl } = testServers();
+    proxyPort = await freePort();
+    const work = mkdtempSync(join(tmpdir(), 'fleet-'));
+    fleet = await startFleet({
+      env: {
+        PG_HOST: pg.host,
+        PG_PORT: String(pg.port),
+        PG_USER: pg.user,
+        PG_PASS: pg.password,
+        CONTROL_DB: `${prefix}control`,
+        PG_DB: `${prefix}access`,
+        MYSQL_HOST: mysql.host,
+        MYSQL_PORT: String(mysql.port),
+        MYSQL_USER: mysql.user,
+        MYSQL_PASSWORD: mysql.password,
+        PORTAL_DB: `${prefix}portal`,
+        REDIS_URL: redisUrl,
+        REDIS_PREFIX: prefix,
+        PROXY_PORT: String(proxyPort),
+        FLEET_PORTS: 'auto',
+        FLEET_DB_PREFIX: prefix,
+        FLEET_TENANTS: 'master,pim,acme,globex',
+        LICENSE_CACHE_DIR: join(work, 'cache'),
+        FILE_STORE_DIR: join(work, 'files'),
+        DEVPROJECTS_REPO_DIR: join(work, 'repo'),
+        LOG_LEVEL: 'warn',
+      },
+      log: (line) => output.push(line),
+      serviceOutput: (name, line) => output.push(`${name}| ${line}`),
+    }).catch((err: unknown) => {
+      throw new Error(`${(err as Error).message}\n${output.slice(-40).join('\n')}`);
+    });
+  }, 300_000);
+
+  afterAll(async () => {
+    await fleet?.stop();
+    const { pg, mysql } = testServers();
+    const admin = createPgDb({ ...pg, database: 'postgres' }, { max: 1 });
+    try {
+      const dbs = await sql<{
+        datname: string;
+      }>`select datname from pg_database where datname like ${`${prefix}%`}`.execute(admin);
+      for (const row of dbs.rows) await dropPgDatabase(pg, row.datname);
+    } finally {
+      await admin.destroy();
+    }
+    const my = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
+    try {
+      await sql`DROP DATABASE IF EXISTS ${sql.id(`${prefix}portal`)}`.execute(my);
+    } finally {
+      await my.destroy();
+    }
+  }, 120_000);
+
+  const via = (host: string, path: string, opts: Parameters<typeof httpRequest>[1] = {}) =>
+    httpRequest(`http://127.0.0.1:${proxyPort}${path}`, { ...opts, host });
+
+  it('reaches every tenant-backend service on every seeded tenant host', async () => {
+    const tenantServices = serviceNames.filter((s) => !['access', 'portal', 'logo-modal'].includes(s));
+    for (const tenant of ['acme', 'globex']) {
+      for (const service of tenantServices) {
+        const res = await via(`${tenant}.localhost`, `/-/${service}/readyz`);
+        expect(res.status, `${service} on ${tenant}: ${res.text()}`).toBe(200);
+      }
+      expect((await via(`${tenant}.localhost`, '/')).json().tenant.id).toBe(tenant);
+    }
+  });
+
+  it('reaches the access service, the portal and the logo modal on their own hosts', async () => {
+    expect((await via('access.localhost', '/readyz')).status).toBe(200);
+    expect((await via('portal.localhost', '/readyz')).status).toBe(200);
+    expect((await via('modal.localhost', '/readyz')).status).toBe(200);
+  });
+
+  it('has seeded an admin who can log in on every tenant', async () => {
+    for (const tenant of ['master', 'pim', 'acme', 'globex']) {
+      const res = await via(`${tenant}.localhost`, '/auth/user/emailpass', {
+        method: 'POST',
+        body: { email: demoAdmin.email, password: demoAdmin.password },
+      });
+      expect(res.status, `${tenant}: ${res.text()}`).toBe(200);
+      expect(typeof res.json().token).toBe('string');
+    }
+  });
+
+  it('stops every process on stop()', async () => {
+    await fleet.stop();
+    await expect(via('acme.localhost', '/')).rejects.toThrow();
+  });
+});
