@@ -1,4 +1,4 @@
-import type { TenantRegistry } from '@aplt/db';
+import type { Kysely, TenantRegistry } from '@aplt/db';
 import { createTestPgDatabase } from '@aplt/testing';
 import type { Redis } from 'ioredis';
 import { buildApp } from './app';
@@ -29,6 +29,6 @@ export async function createAccessAppForTest(
 declare module 'fastify' {
   interface FastifyInstance {
     /** Only on apps from createAccessAppForTest: the private access database. */
-    accessDb?: import('@aplt/db').Kysely<any>;
+    accessDb?: Kysely<any>;
   }
 }

@@ -11,7 +11,11 @@ describe('admin feature endpoints and sidebar filtering', () => {
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'acme' }, { id: 'globex' }]);
     // acme has only two sales features and one system feature; globex is absent: all features.
-    const licenses = staticFeatureSource({ acme: ['quotations', 'invoices', 'parameters', 'dunning'] });
+    const licenses = {
+      ...staticFeatureSource({ acme: ['quotations', 'invoices', 'parameters', 'dunning'] }),
+      start: async () => {},
+      close: async () => {},
+    };
     app = await buildApp(
       { registry: fleet.registry, databases: fleet.databases, licenses },
       loadConfig({ LOG_LEVEL: 'silent' }),
