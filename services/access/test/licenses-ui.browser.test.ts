@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createTestFleet,
+  type SmtpSink,
+  startSmtpSink,
+  startTestProxy,
+  type TestFleet,
+  type TestProxy,
+} from '@aplt/testing';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../src/auth/login.service';
+import { seedTenantLicenses } from '../src/licensing/license.service';
+import { createAccessAppForTest } from '../src/testing';
+import { codeFromMail } from './helpers';
+
+const ADMIN = { email: 'ui-admin@example.com', password: 'Correct-Horse-42!' };
+
+describe('/admin/licenses in a real browser', () => {
+  let fleet: TestFleet;
+  let smtp: SmtpSink;
+  let proxy: TestProxy;
+  let browser: Browser;
+  let profile: string;
+
+  beforeAll(async () => {
+    fleet = await createTestFleet([{ id: 'acme' }, { id: 'globex' }]);
+    smtp = await startSmtpSink();
+    const access = await createAccessAppForTest(fleet.registry, {
+      SMTP_PORT: String(smtp.port),
+      SMTP_TLS_REJECT_UNAUTHORIZED: 'false',
+    });
+    await seedTenantLicenses(access.accessDb!, ['acme', 'globex'], ['crm', 'ai_assist']);
+    await createUser({ db: access.accessDb! }, { ...ADMIN, roles: ['license-admin'] });
+    proxy = await startTestProxy({ access });
+    profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
+    browser = await puppeteer.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        `--user-data-dir=${profile}`,
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await proxy?.stop();
+    await smtp?.close();
+    await fleet?.cleanup();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('logs in, toggles a feature and shows the new count and audit row', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(String(err)));
+    const base = `http://access.localhost:${proxy.port}`;
+    expect((await page.goto(`${base}/admin/licenses`))!.status()).toBe(401);
+
+    await page.goto(`${base}/login`);
+    await page.type('#email', ADMIN.email);
+    await page.type('#password', ADMIN.password);
+    await page.click('#login-btn');
+    await page.waitForSelector('#f-otp:not([hidden])');
+    const mail = await smtp.waitFor((m) => m.envelope.to.includes(ADMIN.email));
+    await page.type('#code', codeFromMail(mail.parsed.text ?? ''));
+    await Promise.all([page.waitForNavigation(), page.click('#otp-btn')]);
+    expect(page.url()).toBe(`${base}/admin/licenses`);
+
+    await page.waitForSelector('#summary[data-count="29/31"]');
+    const tenantCount = () => page.$eval('nav button[data-tenant="acme"] .count', (e) => e.textContent);
+    expect(await tenantCount()).toBe('29/31');
+    expect(await page.$eval('#groups', (e) => e.textContent)).toContain('addons (6/8)');
+    expect(await page.$$eval('#audit tr', (rows) => rows.length)).toBe(0);
+
+    await page.click('#toggle-crm');
+    await page.waitForSelector('#summary[data-count="30/31"]');
+    expect(await tenantCount()).toBe('30/31');
+    expect(await page.$eval('#groups', (e) => e.textContent)).toContain('addons (7/8)');
+    await page.waitForFunction(() => document.querySelectorAll('#audit tr').length === 1);
+    const row = await page.$eval('#audit tr', (e) => e.textContent);
+    expect(row).toContain('crm');
+    expect(row).toContain('false → true');
+    expect(row).toContain(ADMIN.email);
+    expect(await page.$eval('#toggle-crm', (e) => (e as HTMLInputElement).checked)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+});
