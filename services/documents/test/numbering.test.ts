@@ -37,7 +37,12 @@ describe('document numbering', () => {
       }
       const inv = await invoiceDirect(
         pool,
-        { customer_id: customerId, document_type: 'invoice', issue_date: `${year}-03-01`, lines: [{ line_type: 'product', description: `line ${i}`, quantity: 1, unit_price: '10.00' }] },
+        {
+          customer_id: customerId,
+          document_type: 'invoice',
+          issue_date: `${year}-03-01`,
+          lines: [{ line_type: 'product', description: `line ${i}`, quantity: 1, unit_price: '10.00' }],
+        },
         'test',
       );
       return inv.invoice_number as string;
@@ -55,7 +60,12 @@ describe('document numbering', () => {
     expect(new Set(numbers).size).toBe(450);
     const expected = Array.from({ length: 450 }, (_, i) => formatNumber('F', year, i + 1));
     expect([...numbers].sort()).toEqual(expected);
-    const seq = await pool.selectFrom('aplt_number_sequences').select('last_value').where('prefix', '=', 'F').where('year', '=', year).executeTakeFirstOrThrow();
+    const seq = await pool
+      .selectFrom('aplt_number_sequences')
+      .select('last_value')
+      .where('prefix', '=', 'F')
+      .where('year', '=', year)
+      .executeTakeFirstOrThrow();
     expect(seq.last_value).toBe(450);
   });
 
@@ -65,9 +75,32 @@ describe('document numbering', () => {
       expect(await allocateNumber(trx, 'Q', 2041)).toBe('Q-2041-0001');
       expect(await allocateNumber(trx, 'B', 2040)).toBe('B-2040-0001');
     });
-    await pool.updateTable('aplt_number_sequences').set({ last_value: 9998 }).where('prefix', '=', 'F').where('year', '=', 2031).execute();
-    const a = await invoiceDirect(pool, { customer_id: customerId, document_type: 'invoice', issue_date: '2031-12-30', lines: [{ line_type: 'product', description: 'x', quantity: 1, unit_price: '1.00' }] }, null);
-    const b = await invoiceDirect(pool, { customer_id: customerId, document_type: 'invoice', issue_date: '2031-12-31', lines: [{ line_type: 'product', description: 'y', quantity: 1, unit_price: '1.00' }] }, null);
+    await pool
+      .updateTable('aplt_number_sequences')
+      .set({ last_value: 9998 })
+      .where('prefix', '=', 'F')
+      .where('year', '=', 2031)
+      .execute();
+    const a = await invoiceDirect(
+      pool,
+      {
+        customer_id: customerId,
+        document_type: 'invoice',
+        issue_date: '2031-12-30',
+        lines: [{ line_type: 'product', description: 'x', quantity: 1, unit_price: '1.00' }],
+      },
+      null,
+    );
+    const b = await invoiceDirect(
+      pool,
+      {
+        customer_id: customerId,
+        document_type: 'invoice',
+        issue_date: '2031-12-31',
+        lines: [{ line_type: 'product', description: 'y', quantity: 1, unit_price: '1.00' }],
+      },
+      null,
+    );
     expect([a.invoice_number, b.invoice_number]).toEqual(['F-2031-9999', 'F-2031-10000']);
   });
 });

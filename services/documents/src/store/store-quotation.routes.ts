@@ -172,7 +172,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
     {
       schema: {
         querystring: z.object({ id: z.coerce.number().int().positive().optional() }),
-        body: z.object({ id: z.coerce.number().int().positive() }).optional(),
+        body: z.object({ id: z.coerce.number().int().positive() }).nullish(),
       },
     },
     async (request, reply) => {
