@@ -20,6 +20,20 @@ export const BROWSER_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
+/** Launches Debian's Chromium headless with our flags (the pool's browsers and benchmarks' baseline). */
+export function launchChromium(executablePath: string): Promise<Browser> {
+  const shell = executablePath.includes('headless-shell');
+  return puppeteer.launch({
+    executablePath,
+    headless: shell ? 'shell' : true,
+    args: BROWSER_ARGS,
+    // The service's own shutdown closes the browser; let the process signals reach Node.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+}
+
 export class PoolBusyError extends Error {
   constructor() {
     super('PDF renderer queue is full');
@@ -115,16 +129,7 @@ export class BrowserPool {
   }
 
   private async launch(): Promise<Browser> {
-    const shell = this.opts.executablePath.includes('headless-shell');
-    const browser = await puppeteer.launch({
-      executablePath: this.opts.executablePath,
-      headless: shell ? 'shell' : true,
-      args: BROWSER_ARGS,
-      // The service's own shutdown closes the browser; let the process signals reach Node.
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    });
+    const browser = await launchChromium(this.opts.executablePath);
     this.stats.launches++;
     this.browser = browser;
     this.idle = [];

@@ -23,29 +23,33 @@ export async function loadPrintableDocument(
   id: number,
   images: ImageEmbedder,
 ): Promise<PrintableDocument | undefined> {
-  const header = await repo.findHeader(db, kind, id);
-  if (!header) return undefined;
-  const customer = await repo.findCustomer(db, header.customer_id ?? null);
-  const brandId = await repo.resolveBrandId(db, header.brand_id, customer?.brand_id);
-  const [brand, settings, lineRows, vatRows] = await Promise.all([
-    repo.findBrand(db, brandId),
-    repo.findCmsSettings(db, brandId),
+  // Three round trips: what the id alone finds, then what the header and lines name, then the brand.
+  const isInvoice = kind === 'invoice' || kind === 'credit_note';
+  const [header, lineRows, vatRows] = await Promise.all([
+    repo.findHeader(db, kind, id),
     repo.findLines(db, kind, id),
-    kind === 'invoice' || kind === 'credit_note' ? repo.findVatSummary(db, id) : Promise.resolve([]),
+    isInvoice ? repo.findVatSummary(db, id) : Promise.resolve([]),
   ]);
-  const setupRows =
+  if (!header) return undefined;
+  const [customer, setupRows] = await Promise.all([
+    repo.findCustomer(db, header.customer_id ?? null),
     kind === 'quotation'
-      ? await repo.findQuotationSetupCosts(
+      ? repo.findQuotationSetupCosts(
           db,
           lineRows.map((l) => l.id as number),
         )
-      : [];
+      : Promise.resolve([]),
+  ]);
+  const brandId = await repo.resolveBrandId(db, header.brand_id, customer?.brand_id);
+  const [brand, settings] = await Promise.all([
+    repo.findBrand(db, brandId),
+    repo.findCmsSettings(db, brandId),
+  ]);
   const language = documentLanguage(header.language, customer);
   const company = companyFromSettings(settings, brand);
   const lines = await Promise.all(
     lineRows.map((row) => toLine(row, setupRows, language, kind === 'quotation' ? images : null)),
   );
-  const isInvoice = kind === 'invoice' || kind === 'credit_note';
   const vat = isInvoice && vatRows.length > 0 ? vatRows.map(toVatRow) : computeVat(lines, header);
 
   return {
