@@ -97,7 +97,7 @@ export function parseProductQuery(input: string): SearchFilters {
   let s = ` ${input.toLowerCase()} `;
   let max: string | null = null;
   const price =
-    /(onder|under|unter|below|max(imaal|imum)?|tot|bis|<)\s*(€|eur|euro)?\s*(\d+(?:[.,]\d+)?)\s*(cent|ct|cents|euro|eur|€)?/i.exec(
+    /(onder|under|unter|below|max(imaal|imum)?|tot|bis|<)\s*(€|eur|euro)?\s*(\d+(?:[.,]\d+)?)\s*(cents|cent|ct|euros|euro|eur|€)?/i.exec(
       s,
     );
   if (price) {

@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import StreamJson from 'stream-json';
 import Pick from 'stream-json/filters/Pick.js';
 import StreamValues from 'stream-json/streamers/StreamValues.js';
@@ -14,12 +14,15 @@ export async function* streamJsonRecords<T = Record<string, any>>(
   input: Readable,
   paths: RegExp,
 ): AsyncGenerator<T> {
-  const pipeline = input
-    .pipe(StreamJson.parser())
-    .pipe(Pick.pick({ filter: (stack) => paths.test(stack.join('.')) }))
-    .pipe(StreamValues.streamValues());
-  input.on('error', (err) => pipeline.destroy(err));
-  for await (const chunk of pipeline as AsyncIterable<{ key: number; value: unknown }>) {
+  // pipeline() forwards an error of any stage (a truncated or malformed feed) to the consumer.
+  const out = pipeline(
+    input,
+    StreamJson.parser(),
+    Pick.pick({ filter: (stack) => paths.test(stack.join('.')) }),
+    StreamValues.streamValues(),
+    () => {},
+  );
+  for await (const chunk of out as AsyncIterable<{ key: number; value: unknown }>) {
     yield chunk.value as T;
   }
 }
