@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startHttpReceiver, type HttpReceiver } from '@aplt/testing';
+import type { InjectOptions } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ModalHarness, multipart, SECRET, startHarness, vectorLogo } from './helpers';
@@ -24,7 +25,7 @@ describe('logo modal API', () => {
     await h?.close();
   });
 
-  const inject = (opts: Parameters<ModalHarness['app']['inject']>[0]) => h.app.inject(opts);
+  const inject = (opts: InjectOptions) => h.app.inject(opts);
 
   describe('GET /api/config-check/{sku}', () => {
     it('answers the spec fields for a base SKU and a variant SKU', async () => {
