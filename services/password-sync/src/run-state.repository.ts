@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 
-export type TenantSyncStatus = 'source' | 'updated' | 'not_present' | 'retrying' | 'failed';
+/** newer: the target's password changed after the source's, so it is kept. */
+export type TenantSyncStatus = 'source' | 'updated' | 'newer' | 'not_present' | 'retrying' | 'failed';
 
 export interface TenantSyncState {
   status: TenantSyncStatus;

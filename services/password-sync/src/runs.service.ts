@@ -25,7 +25,7 @@ export function describeRun(meta: RunMeta, tenants: Record<string, TenantSyncSta
   const count = (...st: string[]) => list.filter((t) => st.includes(t.status)).length;
   const counts = {
     databases: meta.firstPass?.databases ?? list.length,
-    updated: count('source', 'updated'),
+    updated: count('source', 'updated', 'newer'),
     not_present: count('not_present'),
     retrying: count('retrying'),
     failed: count('failed'),

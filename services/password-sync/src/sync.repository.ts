@@ -1,41 +1,64 @@
 import { type Kysely, sql } from '@aplt/db';
 
+export interface SourcePassword {
+  hash: string;
+  /** When the password was set (the auth service records it; older rows fall back to updated_at). */
+  changedAt: string;
+}
+
 /** The emailpass hash of an identity in one tenant's commerce DB. */
-export async function readPasswordHash(
+export async function readPassword(
   db: Kysely<any>,
   entityId: string,
   provider: string,
-): Promise<string | undefined> {
+): Promise<SourcePassword | undefined> {
   const row = await db
     .selectFrom('provider_identity')
-    .select(sql<string | null>`provider_metadata->>'password'`.as('password'))
+    .select([
+      sql<string | null>`provider_metadata->>'password'`.as('hash'),
+      sql<string>`coalesce((provider_metadata->>'password_changed_at')::timestamptz, updated_at)::text`.as(
+        'changed_at',
+      ),
+    ])
     .where('entity_id', '=', entityId)
     .where('provider', '=', provider)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
-  return row?.password ?? undefined;
+  return row?.hash ? { hash: row.hash, changedAt: row.changed_at } : undefined;
 }
 
 /**
- * Writes only provider_metadata.password of the matching provider_identity: auth_identity and
- * its app_metadata.user_id stay as they are, so login keeps resolving this tenant's own user.
- * Returns the rows changed (0: the identity does not exist in this tenant).
+ * Writes only the password fields of the matching provider_identity: auth_identity and its
+ * app_metadata.user_id stay as they are, so login keeps resolving this tenant's own user. A
+ * target whose password changed later than the source's is left alone (the newest change wins,
+ * whatever order crossing runs finish in).
  */
-export async function writePasswordHash(
+export async function writePassword(
   db: Kysely<any>,
   entityId: string,
   provider: string,
-  hash: string,
-): Promise<number> {
+  source: SourcePassword,
+): Promise<'updated' | 'newer' | 'not_present'> {
   const res = await db
     .updateTable('provider_identity')
     .set({
-      provider_metadata: sql`jsonb_set(coalesce(provider_metadata, '{}'::jsonb), '{password}', to_jsonb(${hash}::text))`,
+      provider_metadata: sql`coalesce(provider_metadata, '{}'::jsonb) || jsonb_build_object('password', ${source.hash}::text, 'password_changed_at', ${source.changedAt}::timestamptz)`,
       updated_at: sql`now()`,
     })
     .where('entity_id', '=', entityId)
     .where('provider', '=', provider)
     .where('deleted_at', 'is', null)
+    .where(
+      sql<boolean>`coalesce((provider_metadata->>'password_changed_at')::timestamptz, '-infinity') <= ${source.changedAt}::timestamptz`,
+    )
     .executeTakeFirst();
-  return Number(res.numUpdatedRows);
+  if (Number(res.numUpdatedRows) > 0) return 'updated';
+  const exists = await db
+    .selectFrom('provider_identity')
+    .select('id')
+    .where('entity_id', '=', entityId)
+    .where('provider', '=', provider)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return exists ? 'newer' : 'not_present';
 }

@@ -3,7 +3,7 @@ import type { JobPayload, QueueClient } from '@aplt/queue';
 import { queueCatalog } from '@aplt/queue';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RunStateStore, TenantSyncState } from './run-state.repository';
-import { readPasswordHash, writePasswordHash } from './sync.repository';
+import { readPassword, type SourcePassword, writePassword } from './sync.repository';
 
 export interface SyncDeps {
   registry: TenantRegistry;
@@ -23,10 +23,9 @@ async function copyInto(
   deps: SyncDeps,
   target: TenantRecord,
   job: { entityId: string; provider: string },
-  hash: string,
-): Promise<'updated' | 'not_present'> {
-  const rows = await writePasswordHash(deps.databases.commerce(target), job.entityId, job.provider, hash);
-  return rows > 0 ? 'updated' : 'not_present';
+  source: SourcePassword,
+): Promise<'updated' | 'newer' | 'not_present'> {
+  return writePassword(deps.databases.commerce(target), job.entityId, job.provider, source);
 }
 
 /**
@@ -46,10 +45,10 @@ export async function runPasswordSync(deps: SyncDeps, job: RunJob) {
   // A fresh read, so a tenant registered a moment ago is part of this run.
   const tenants = await deps.registry.reload();
   const source = tenants.find((t) => t.id === job.sourceTenantId);
-  const hash = source
-    ? await readPasswordHash(deps.databases.commerce(source), job.entityId, job.provider)
+  const password = source
+    ? await readPassword(deps.databases.commerce(source), job.entityId, job.provider)
     : undefined;
-  if (!source || !hash) {
+  if (!source || !password) {
     const error = source ? 'identity not found in the source tenant' : 'source tenant not registered';
     await deps.runs.saveMeta({ ...meta, error });
     deps.log.error({ runId: job.runId, sourceTenantId: job.sourceTenantId }, `password sync: ${error}`);
@@ -62,7 +61,7 @@ export async function runPasswordSync(deps: SyncDeps, job: RunJob) {
     others.map(async (target) => {
       let state: TenantSyncState;
       try {
-        state = { status: await copyInto(deps, target, job, hash), attempts: 1, at: now() };
+        state = { status: await copyInto(deps, target, job, password), attempts: 1, at: now() };
         deps.log.info(
           { runId: job.runId, tenant: target.id, result: state.status },
           `password sync: ${target.id} ${state.status}`,
@@ -82,7 +81,8 @@ export async function runPasswordSync(deps: SyncDeps, job: RunJob) {
   const failed = results.filter((r) => r.state.status === 'retrying');
   const summary = {
     databases: tenants.length,
-    updated: 1 + results.filter((r) => r.state.status === 'updated').length,
+    // A target with an even newer password is in line too (it wins over this change).
+    updated: 1 + results.filter((r) => r.state.status === 'updated' || r.state.status === 'newer').length,
     failed: failed.length,
     notPresent: results.filter((r) => r.state.status === 'not_present').length,
   };
@@ -126,9 +126,9 @@ export async function retryTenant(deps: SyncDeps, job: TenantJob, attempt: numbe
     return;
   }
   try {
-    const hash = await readPasswordHash(deps.databases.commerce(source), job.entityId, job.provider);
-    if (!hash) throw new Error('identity not found in the source tenant');
-    const status = await copyInto(deps, target, job, hash);
+    const password = await readPassword(deps.databases.commerce(source), job.entityId, job.provider);
+    if (!password) throw new Error('identity not found in the source tenant');
+    const status = await copyInto(deps, target, job, password);
     await deps.runs.setTenant(job.runId, target.id, { status, attempts: attempt, at: now() });
     deps.log.info(
       { runId: job.runId, tenant: target.id, attempt, result: status },

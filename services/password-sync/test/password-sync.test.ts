@@ -124,6 +124,16 @@ describe('password sync across 11 tenant databases, one unreachable', () => {
       .set({ provider_metadata: sql`${JSON.stringify({ password: newHash })}::jsonb` })
       .where('entity_id', '=', EMAIL)
       .execute();
+    // t10's password was changed later (a crossing reset elsewhere): the newest change must win.
+    const keep = await hashPassword('Even-Newer-Password-3');
+    await fleet.tenantDbs
+      .get('t10')!
+      .commerce.db.updateTable('provider_identity')
+      .set({
+        provider_metadata: sql`jsonb_build_object('password', ${keep}::text, 'password_changed_at', now() + interval '1 minute')`,
+      })
+      .where('entity_id', '=', EMAIL)
+      .execute();
     const runId = newId('psync');
     const queue = new QueueClient(redis.redis, redis.prefix);
     await queue.enqueue(
@@ -138,12 +148,13 @@ describe('password sync across 11 tenant databases, one unreachable', () => {
     expect(lines).toContain(
       'info password sync summary: 10 updated, 1 failed, 0 without this identity, of 11 databases',
     );
-    expect(lines.filter((l) => / t\d\d (updated|failed)$/.test(l))).toHaveLength(10);
+    expect(lines.filter((l) => / t\d\d (updated|newer|failed)$/.test(l))).toHaveLength(10);
+    expect(lines).toContain('info password sync: t10 newer');
     expect(lines).toContain('warn password sync: t11 failed');
 
     for (const id of ids) {
       const row = await identityRow(fleet.tenantDbs.get(id)!.commerce.db);
-      expect(row.hash).toBe(newHash);
+      expect(row.hash).toBe(id === 't10' ? keep : newHash);
       // Each tenant keeps its own user link.
       expect(row.userId).toBe(`user_${id}`);
     }

@@ -50,7 +50,8 @@ export async function setPasswordHash(
   const res = await db
     .updateTable('provider_identity')
     .set({
-      provider_metadata: sql`jsonb_set(coalesce(provider_metadata, '{}'::jsonb), '{password}', to_jsonb(${hash}::text))`,
+      // password_changed_at lets the password sync keep the newest hash when changes cross.
+      provider_metadata: sql`coalesce(provider_metadata, '{}'::jsonb) || jsonb_build_object('password', ${hash}::text, 'password_changed_at', now())`,
       updated_at: sql`now()`,
     })
     .where('entity_id', '=', entityId)
