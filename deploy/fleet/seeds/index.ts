@@ -3,6 +3,7 @@ import { seedAdminUsers } from './admin-users';
 import { seedAuthCustomers } from './auth';
 import { seedLogoModal } from './logo-modal';
 import { seedTenants } from './tenants';
+import { seedDocuments } from './documents';
 
 export interface SeedContext {
   server: PgServer;
@@ -34,5 +35,6 @@ export const seedSteps: SeedStep[] = [
   { name: 'tenants', run: seedTenants },
   { name: 'admin users', run: seedAdminUsers },
   { name: 'storefront customers', run: seedAuthCustomers },
+  { name: 'documents', run: seedDocuments },
   { name: 'logo modal demo products', run: seedLogoModal },
 ];
