@@ -1,7 +1,16 @@
 import { createApp, type TenantServiceDeps } from '@aplt/http';
+import type { QueueClient } from '@aplt/queue';
 import type { Config } from './config';
+import type { GitRepositories } from './git/bot-repository';
+import { internalRoutes } from './internal/internal.routes';
+import { projectRoutes } from './projects/project.routes';
 
-export type Deps = Pick<TenantServiceDeps, 'registry' | 'databases' | 'licenses'>;
+export type Deps = Pick<TenantServiceDeps, 'registry' | 'databases' | 'licenses'> & {
+  git: GitRepositories;
+  queue: QueueClient;
+};
+
+const SERVICE_VERSION = '1.0.0';
 
 /** Builds the devprojects service; never listens (server.ts does). */
 export async function buildApp(deps: Deps, config: Config) {
@@ -13,6 +22,13 @@ export async function buildApp(deps: Deps, config: Config) {
     registry: deps.registry,
     licenses: deps.licenses,
     jwtSecret: config.JWT_SECRET,
+  });
+  app.addReadinessCheck('git', () => deps.git.ensureRoot());
+  projectRoutes(app, { ...deps, serviceVersion: SERVICE_VERSION });
+  internalRoutes(app, {
+    ...deps,
+    serviceToken: config.DEVPROJECTS_SERVICE_TOKEN,
+    publicProxyUrl: config.PUBLIC_PROXY_URL,
   });
   return app;
 }

@@ -5,6 +5,17 @@ export const configShape = {
   ...httpEnv,
   ...jwtEnv,
   ...redisEnv,
+  // The bare git repository holding main and every dev-project/<code> branch (created if missing).
+  DEVPROJECTS_GIT_DIR: env.str('.data/devprojects.git'),
+  // Author and committer of every commit the service makes: a bot, never a person's identity.
+  DEVPROJECTS_BOT_NAME: env.str('APLT Dev Bot'),
+  DEVPROJECTS_BOT_EMAIL: env.str('devbot@aplt.localhost'),
+  // Shared secret the portal presents on the internal create-from-ticket route.
+  DEVPROJECTS_SERVICE_TOKEN: env.str('dev-only-devprojects-service-token'),
+  // Public proxy address: scheme and port of the deep links to a tenant's admin panel.
+  PUBLIC_PROXY_URL: env.str('http://127.0.0.1:8080'),
+  // Run the 'rebuild' queue worker inside this process (off where a separate worker runs it).
+  DEVPROJECTS_REBUILD_WORKER: env.bool(true),
 };
 
 export type Config = ReturnType<typeof loadConfig>;

@@ -1,6 +1,34 @@
 import { bootTenantService } from '@aplt/http';
+import { createRedis, QueueClient } from '@aplt/queue';
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { gitRepositoriesFromConfig } from './git/bot-repository';
+import { startRebuildWorker } from './rebuild/rebuild.worker';
 
 const config = loadConfig();
-await bootTenantService({ port: config.PORT, host: config.HOST, build: (deps) => buildApp(deps, config) });
+const git = gitRepositoriesFromConfig(config);
+await git.ensureRoot();
+const redis = createRedis(config.REDIS_URL);
+const queue = new QueueClient(redis, config.REDIS_PREFIX);
+
+await bootTenantService({
+  port: config.PORT,
+  host: config.HOST,
+  build: async (deps) => {
+    const app = await buildApp({ ...deps, git, queue }, config);
+    const workerRedis = config.DEVPROJECTS_REBUILD_WORKER
+      ? createRedis(config.REDIS_URL, { forWorker: true })
+      : null;
+    const worker = workerRedis
+      ? startRebuildWorker({ ...deps, git }, { connection: workerRedis, prefix: config.REDIS_PREFIX })
+      : null;
+    // HTTP closes first (runService), then the worker, then the queue connections.
+    app.addHook('onClose', async () => {
+      await worker?.close();
+      await queue.close();
+      workerRedis?.disconnect();
+      redis.disconnect();
+    });
+    return app;
+  },
+});
