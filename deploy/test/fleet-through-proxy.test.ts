@@ -55,9 +55,11 @@ describe('tenant backends through the proxy', () => {
   });
 
   it('does not pass a client-sent identity header upstream', async () => {
-    const res = await proxy.request('acme.localhost', '/', {
-      headers: { 'x-auth-user': 'spoofed@example.com' },
+    const res = await proxy.request('acme.localhost', '/api/identity', {
+      headers: { 'x-auth-user': 'spoofed@example.com', 'x-auth-via': 'session' },
     });
     expect(res.status).toBe(200);
+    // The admin service echoes what forward auth set: the access service's values only.
+    expect(res.json()).toEqual({ user: null, roles: null, via: 'whitelist' });
   });
 });

@@ -1,6 +1,8 @@
 import type { Kysely, PgServer, TenantDatabases, TenantRegistry } from '@aplt/db';
+import { seedAccess } from './access';
 import { seedAdminUsers } from './admin-users';
 import { seedAuthCustomers } from './auth';
+import { seedCatalog } from './catalog';
 import { seedLogoModal } from './logo-modal';
 import { seedTenants } from './tenants';
 import { seedDocuments } from './documents';
@@ -34,7 +36,9 @@ export interface SeedStep {
 export const seedSteps: SeedStep[] = [
   { name: 'tenants', run: seedTenants },
   { name: 'admin users', run: seedAdminUsers },
+  { name: 'access', run: seedAccess },
   { name: 'storefront customers', run: seedAuthCustomers },
   { name: 'documents', run: seedDocuments },
   { name: 'logo modal demo products', run: seedLogoModal },
+  { name: 'catalog', run: seedCatalog },
 ];

@@ -44,7 +44,7 @@ export async function buildApp(deps: Deps, config: Config) {
   const metrics = new DecisionMetrics();
   const publisher =
     deps.redis && config.LICENSE_PUSH ? redisLicensePublisher(deps.redis, config.REDIS_PREFIX) : noPublisher;
-  const otp = deps.otp ?? otpChannelFromConfig(config);
+  const otp = deps.otp ?? otpChannelFromConfig(config, app.log);
 
   await validateRoutes(app, { db: deps.db, config, whitelist, identities, metrics });
   await authRoutes(app, { db: deps.db, config, otp, identities });

@@ -36,8 +36,9 @@ export const configShape = {
   ACCESS_CAPTCHA_SECRET: env.str('dev-only-captcha-secret-change-me'),
   // Upper bound of the PoW search space: the average client cost is half of it in SHA-256 rounds.
   ACCESS_CAPTCHA_MAX_NUMBER: env.int(50_000),
-  // Second factor channel: e-mail over SMTP, or a webhook that receives {email, code}.
-  ACCESS_OTP_CHANNEL: env.oneOf(['email', 'webhook'], 'email'),
+  // Second factor channel: e-mail over SMTP, a webhook that receives {email, code}, or (development
+  // without a mail server) the service log.
+  ACCESS_OTP_CHANNEL: env.oneOf(['email', 'webhook', 'log'], 'email'),
   ACCESS_OTP_WEBHOOK_URL: env.optionalStr(),
   // One-time codes expire quickly; a stolen code is useless after this.
   ACCESS_OTP_TTL_SECONDS: env.int(600),

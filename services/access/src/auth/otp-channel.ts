@@ -3,7 +3,7 @@ import type { Config } from '../config';
 
 /** Delivers a one-time code; the login fails clearly when the channel does. */
 export interface OtpChannel {
-  name: 'email' | 'webhook';
+  name: 'email' | 'webhook' | 'log';
   send(to: string, code: string): Promise<void>;
 }
 
@@ -45,7 +45,20 @@ export function webhookChannel(url: string, ttlSeconds: number): OtpChannel {
   };
 }
 
-export function otpChannelFromConfig(config: Config): OtpChannel {
+/** Development only (a fleet without a mail server): the code goes to the service log. */
+export function logChannel(log: { warn(obj: object, msg: string): void }): OtpChannel {
+  return {
+    name: 'log',
+    send: async (to, code) =>
+      log.warn({ to, code }, 'one-time sign-in code (ACCESS_OTP_CHANNEL=log, development only)'),
+  };
+}
+
+export function otpChannelFromConfig(
+  config: Config,
+  log: { warn(obj: object, msg: string): void },
+): OtpChannel {
+  if (config.ACCESS_OTP_CHANNEL === 'log') return logChannel(log);
   if (config.ACCESS_OTP_CHANNEL === 'webhook') {
     if (!config.ACCESS_OTP_WEBHOOK_URL)
       throw new Error('ACCESS_OTP_WEBHOOK_URL is required for the webhook channel');
