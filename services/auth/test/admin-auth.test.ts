@@ -74,6 +74,35 @@ describe('admin authentication (Medusa v2 emailpass)', () => {
     expect(payload.exp - payload.iat).toBe(86_400);
   });
 
+  it('refreshes a session token of this tenant (Medusa /auth/token/refresh) and nothing else', async () => {
+    const { token } = (await login('acme.localhost', demoAdmin.password)).json();
+    const refreshed = await post('acme.localhost', '/auth/token/refresh', undefined, {
+      authorization: `Bearer ${token}`,
+    });
+    expect(refreshed.statusCode).toBe(200);
+    const before = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
+    const after = JSON.parse(Buffer.from(refreshed.json().token.split('.')[1], 'base64url').toString());
+    expect(after).toMatchObject({
+      actor_id: before.actor_id,
+      actor_type: 'user',
+      auth_identity_id: before.auth_identity_id,
+    });
+    const foreign = await post('beta.localhost', '/auth/token/refresh', undefined, {
+      authorization: `Bearer ${token}`,
+    });
+    expect(foreign.statusCode).toBe(401);
+    const reset = await signActorToken(
+      tenantJwtSecret(JWT_SECRET, 'acme'),
+      { entity_id: demoAdmin.email, provider: 'emailpass', actor_type: 'user', jti: 'x' },
+      600,
+    );
+    expect(
+      (await post('acme.localhost', '/auth/token/refresh', undefined, { authorization: `Bearer ${reset}` }))
+        .statusCode,
+    ).toBe(401);
+    expect((await post('acme.localhost', '/auth/token/refresh')).statusCode).toBe(401);
+  });
+
   it('answers a wrong password and an unknown e-mail with the same 401', async () => {
     const wrong = await login('acme.localhost', 'not-the-password-1');
     const unknown = await login('acme.localhost', demoAdmin.password, 'nobody@aplt.localhost');

@@ -5,6 +5,7 @@ import { checkCredentials } from '../shared/credentials.service';
 import type { AuthDeps } from '../shared/deps';
 import {
   consumeResetToken,
+  deleteExpiredResetTokens,
   findIdentity,
   insertResetToken,
   setPasswordHash,
@@ -59,6 +60,7 @@ export async function requestPasswordReset(
       ttl,
     );
     await insertResetToken(db, { jti, entityId: identity.entityId, provider, actorType, ttlSeconds: ttl });
+    await deleteExpiredResetTokens(db);
     const path = actorType === 'user' ? '/app/reset-password' : '/reset-password';
     const url = `${linkBase.replace(/\/+$/, '')}${path}?token=${encodeURIComponent(token)}&email=${encodeURIComponent(identity.entityId)}`;
     await deps.mailer.send(

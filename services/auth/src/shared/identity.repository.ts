@@ -125,3 +125,16 @@ export async function deleteExpiredResetTokens(db: Db): Promise<void> {
     .where('expires_at', '<', sql<Date>`now() - interval '1 day'`)
     .execute();
 }
+
+export async function findIdentityById(
+  db: Db,
+  id: string,
+): Promise<{ id: string; appMetadata: Record<string, unknown> } | undefined> {
+  const row = await db
+    .selectFrom('auth_identity')
+    .select(['id', 'app_metadata'])
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row ? { id: row.id, appMetadata: (row.app_metadata ?? {}) as Record<string, unknown> } : undefined;
+}

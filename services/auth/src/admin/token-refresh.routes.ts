@@ -1,0 +1,50 @@
+import { type ActorClaims, type App, unauthorized, verifyActorToken } from '@aplt/http';
+import { z } from 'zod';
+import type { AuthDeps } from '../shared/deps';
+import { findIdentityById } from '../shared/identity.repository';
+import { bearerToken } from '../shared/request-helpers';
+
+/**
+ * Medusa v2's `POST /auth/token/refresh`: a valid session token of this tenant buys a fresh one.
+ * Unlike Medusa it re-reads the identity, so a deleted identity cannot keep itself alive.
+ */
+export function tokenRefreshRoutes(app: App, deps: AuthDeps): void {
+  app.post(
+    '/auth/token/refresh',
+    { schema: { response: { 200: z.object({ token: z.string() }) } } },
+    async (request) => {
+      const raw = bearerToken(request);
+      const claims = raw
+        ? await verifyActorToken<Partial<ActorClaims>>(deps.tokens.key(request.tenant), raw)
+        : undefined;
+      if (
+        !claims ||
+        (claims.actor_type !== 'user' && claims.actor_type !== 'customer') ||
+        typeof claims.auth_identity_id !== 'string'
+      ) {
+        throw unauthorized('Invalid token');
+      }
+      const identity = await findIdentityById(
+        deps.databases.commerce(request.tenant),
+        claims.auth_identity_id,
+      );
+      if (!identity) throw unauthorized('Invalid token');
+      const actorId = identity.appMetadata[`${claims.actor_type}_id`];
+      const ttl =
+        claims.actor_type === 'user'
+          ? deps.config.JWT_TTL_SECONDS
+          : deps.config.CUSTOMER_SESSION_DAYS * 86_400;
+      const token = await deps.tokens.sessionToken(
+        request.tenant,
+        {
+          actor_id: typeof actorId === 'string' ? actorId : '',
+          actor_type: claims.actor_type,
+          auth_identity_id: identity.id,
+          app_metadata: identity.appMetadata,
+        },
+        ttl,
+      );
+      return { token };
+    },
+  );
+}
