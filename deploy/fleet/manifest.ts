@@ -13,9 +13,13 @@ export interface FleetProcess {
  * Every process of the local fleet. A service may add a worker process here (its own entry
  * file); the proxy routes only to the HTTP ones, by service name.
  */
-export const fleetProcesses: FleetProcess[] = (Object.keys(ServicePorts) as ServiceName[]).map((service) => ({
-  name: service,
-  service,
-  entry: `services/${service}/src/server.ts`,
-  port: ServicePorts[service],
-}));
+export const fleetProcesses: FleetProcess[] = [
+  ...(Object.keys(ServicePorts) as ServiceName[]).map((service) => ({
+    name: service,
+    service,
+    entry: `services/${service}/src/server.ts`,
+    port: ServicePorts[service],
+  })),
+  // Connector, commerce-sync and tenant-update workers: long imports stay off the HTTP process.
+  { name: 'catalog-worker', service: 'catalog', entry: 'services/catalog/src/worker.ts', port: null },
+];

@@ -1,0 +1,92 @@
+import { fileURLToPath } from 'node:url';
+import { isUniqueViolation, sql } from '@aplt/db';
+import { findConnector, supplierCodes } from '../../../services/catalog/src/connectors/connector-registry';
+import { runConnector } from '../../../services/catalog/src/connectors/connector-run.service';
+import { createRun } from '../../../services/catalog/src/connectors/sync-run.repository';
+import { syncCommerceCatalog } from '../../../services/catalog/src/sync/commerce-sync.service';
+import { recordTenantUpdate } from '../../../services/catalog/src/sync/tenant-registry.repository';
+import { copyCatalog } from '../../../services/catalog/src/sync/tenant-update.service';
+import type { SeedContext } from './index';
+
+const fixtures = fileURLToPath(new URL('../../../services/catalog/test/fixtures/', import.meta.url));
+
+/** Demo suppliers: four with sample feeds (one per real-world format), the rest without feeds yet. */
+const suppliers: Record<string, { name: string; format: string; ext?: string }> = {
+  '01': { name: 'Midocean (demo)', format: 'json', ext: 'json' },
+  '02': { name: 'XD Connects (demo)', format: 'tsv', ext: 'tsv' },
+  '03': { name: 'Makito (demo)', format: 'xml', ext: 'xml' },
+  '04': { name: 'Supplier 04', format: 'json' },
+  '05': { name: 'Supplier 05', format: 'tsv' },
+  '06': { name: 'PF Concept (demo)', format: 'strings_json', ext: 'json' },
+  '07': { name: 'Supplier 07', format: 'xml' },
+  '09': { name: 'Supplier 09', format: 'json' },
+};
+
+/**
+ * The demo catalog: suppliers and a category tree in the master aplt DB, the sample feeds of four
+ * suppliers imported through the real connectors, then a first tenant update into every tenant
+ * and a commerce sync per tenant, so each demo shop shows products. Idempotent (upserts).
+ */
+export async function seedCatalog(ctx: SeedContext): Promise<void> {
+  const tenants = await ctx.registry.list();
+  const master = tenants.find((t) => t.kind === 'master');
+  if (!master) throw new Error('catalog seed: no master tenant registered');
+  const db = ctx.databases.aplt(master);
+  for (const code of supplierCodes) {
+    const s = suppliers[code]!;
+    const feeds = s.ext
+      ? Object.fromEntries(
+          ['products', 'stock', 'prices', 'printdata'].map((k) => [k, `${fixtures}${code}/${k}.${s.ext}`]),
+        )
+      : {};
+    await sql`INSERT INTO aplt_suppliers (code, name, feed_format, settings)
+      VALUES (${code}, ${s.name}, ${s.format}, ${JSON.stringify({ feeds, margin_percent: '40' })}::jsonb)
+      ON CONFLICT (code) DO UPDATE SET name = EXCLUDED.name, feed_format = EXCLUDED.feed_format, settings = EXCLUDED.settings`.execute(
+      db,
+    );
+  }
+  await sql`INSERT INTO aplt_categories (code, slug, name_nl, name_en, name_de, sort_order) VALUES
+      ('writing', 'schrijfwaren', 'Schrijfwaren', 'Writing', 'Schreibwaren', 1),
+      ('drinkware', 'drinkwaren', 'Drinkwaren', 'Drinkware', 'Trinkgeschirr', 2),
+      ('office', 'kantoor', 'Kantoor', 'Office', 'Büro', 3)
+    ON CONFLICT (code) DO UPDATE SET name_nl = EXCLUDED.name_nl, name_en = EXCLUDED.name_en, name_de = EXCLUDED.name_de`.execute(
+    db,
+  );
+  await sql`INSERT INTO aplt_categories (code, slug, name_nl, name_en, name_de, parent_id)
+    SELECT 'pens', 'pennen', 'Pennen', 'Pens', 'Kugelschreiber', id FROM aplt_categories WHERE code = 'writing'
+    ON CONFLICT (code) DO NOTHING`.execute(db);
+
+  let imported = 0;
+  for (const [code, s] of Object.entries(suppliers)) {
+    if (!s.ext) continue;
+    for (const kind of ['products', 'stock', 'prices', 'printdata']) {
+      const connector = findConnector(`${code}_${kind}`)!;
+      try {
+        const run = await createRun(db, {
+          connector: connector.name,
+          supplierCode: code,
+          triggeredBy: 'seed',
+        });
+        await runConnector(db, run.id, connector, { batchSize: 500, defaultMarginPercent: '40' });
+        imported++;
+      } catch (err) {
+        // A run of this connector is already queued or running (a fleet worker): it imports the same feed.
+        if (!isUniqueViolation(err)) throw err;
+      }
+    }
+  }
+  const targets = tenants.filter((t) => t.kind !== 'master');
+  for (const t of targets) {
+    await copyCatalog(db, ctx.databases.aplt(t));
+    await recordTenantUpdate(db, t);
+  }
+  for (const t of tenants) {
+    await syncCommerceCatalog(ctx.databases.aplt(t), ctx.databases.commerce(t));
+  }
+  const count = (
+    await sql<{ n: number }>`SELECT count(*)::int AS n FROM aplt_products WHERE is_sellable`.execute(db)
+  ).rows[0]?.n;
+  ctx.log(
+    `catalog: ${imported} connector runs, ${count} sellable products, tenant update into ${targets.length} tenants, commerce sync done`,
+  );
+}

@@ -1,0 +1,54 @@
+import { sql } from '@aplt/db';
+import { createTestFleet, type TestFleet } from '@aplt/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedCatalog } from '../../../deploy/fleet/seeds/catalog';
+import type { SeedContext } from '../../../deploy/fleet/seeds/index';
+
+describe('demo catalog seed step', () => {
+  let fleet: TestFleet;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    fleet = await createTestFleet([
+      { id: 'master', kind: 'master' },
+      { id: 'pim', kind: 'pim' },
+      { id: 'acme' },
+    ]);
+  });
+  afterAll(async () => {
+    await fleet?.cleanup();
+  });
+
+  it('imports the sample feeds, updates every tenant and syncs their commerce catalog; a second run changes nothing', async () => {
+    const ctx = {
+      registry: fleet.registry,
+      databases: fleet.databases,
+      log: (l: string) => lines.push(l),
+      notes: [],
+    } as unknown as SeedContext;
+    await seedCatalog(ctx);
+    const acme = (await fleet.registry.get('acme'))!;
+    const count = async () => ({
+      aplt: (
+        await sql<{ n: number }>`SELECT count(*)::int AS n FROM aplt_products`.execute(
+          fleet.databases.aplt(acme),
+        )
+      ).rows[0]?.n,
+      commerce: (
+        await sql<{ n: number }>`SELECT count(*)::int AS n FROM product WHERE deleted_at IS NULL`.execute(
+          fleet.databases.commerce(acme),
+        )
+      ).rows[0]?.n,
+    });
+    const first = await count();
+    expect(first.aplt).toBeGreaterThanOrEqual(8);
+    expect(first.commerce).toBeGreaterThanOrEqual(6);
+    await seedCatalog(ctx);
+    expect(await count()).toEqual(first);
+    const titles = await sql<{ title: string }>`SELECT title FROM product ORDER BY external_id`.execute(
+      fleet.databases.commerce(acme),
+    );
+    expect(titles.rows.map((r) => r.title)).toContain('Blauwe balpen Classic');
+    expect(lines.at(-1)).toMatch(/tenant update into 2 tenants/);
+  });
+});
