@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Kysely } from 'kysely';
@@ -108,7 +108,7 @@ async function readStored(storeDir: string, relative: string): Promise<Buffer | 
 
 async function writeAtomically(path: string, data: Buffer): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(tmp, data);
   await rename(tmp, path);
 }

@@ -30,6 +30,7 @@ export interface DocumentFixture {
   invoiceId: number;
   creditNoteId: number;
   reverseChargeInvoiceId: number;
+  proformaId: number;
   customerEmail: string;
 }
 
@@ -326,7 +327,40 @@ export async function insertDocumentFixture(db: Kysely<any>, imageBaseUrl: strin
     .execute();
   await insertVat(db, reverseChargeInvoiceId, [['AE', '0', '500.00', '0.00', 'BTW verlegd']]);
 
+  // A proforma: printed like an invoice but no tax document (no e-invoice).
+  const proformaId = id(
+    await db
+      .insertInto('aplt_invoice_headers')
+      .values({
+        invoice_number: 'P-2026-0001',
+        document_type: 'proforma',
+        customer_id: customer,
+        brand_id: brandId,
+        issue_date: '2026-11-06',
+        due_date: '2026-11-13',
+        payment_term_days: 7,
+        subtotal: '100.00',
+        vat_total: '21.00',
+        total: '121.00',
+      })
+      .returning('id')
+      .executeTakeFirst(),
+  );
+  await db
+    .insertInto('aplt_invoice_lines')
+    .values({
+      invoice_id: proformaId,
+      line_no: 1,
+      description: 'Aanbetaling',
+      quantity: 1,
+      unit_price: '100.0000',
+      line_total: '100.00',
+    })
+    .execute();
+  await insertVat(db, proformaId, [['S', '21', '100.00', '21.00', null]]);
+
   return {
+    proformaId,
     quotationId,
     quotationNoEmailId,
     quotationGermanId,

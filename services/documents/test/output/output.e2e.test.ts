@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -202,6 +202,46 @@ describe('document output through the proxy (PDF, .eml, UBL)', () => {
     // A credit note id is not an invoice and vice versa.
     expect((await get(`/admin/aplt/invoices/pdf?id=${fx.creditNoteId}`)).status).toBe(404);
     expect((await get(`/admin/aplt/credit-notes/pdf?id=${fx.invoiceId}`)).status).toBe(404);
+  });
+
+  it('proforma: printed as "Proforma factuur"; two first requests at once store one original', async () => {
+    const [a, b] = await Promise.all([
+      get(`/admin/aplt/invoices/pdf?id=${fx.proformaId}`),
+      get(`/admin/aplt/invoices/pdf?id=${fx.proformaId}`),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.equals(b.body)).toBe(true);
+    const text = pdfText(a.body);
+    expect(text).toContain('Proforma factuur');
+    expect(text).toContain('P-2026-0001');
+    expect(text).toContain('Totaal € 121,00');
+    expect(
+      readdirSync(join(storeDir, 'acme', 'invoices')).filter((f) => f.startsWith('P-2026-0001')),
+    ).toHaveLength(1);
+    // A proforma is no tax document: no e-invoice for it.
+    const ubl = await get(`/admin/aplt/invoices/ubl?id=${fx.proformaId}`);
+    expect(ubl.status).toBe(422);
+    expect(ubl.json().message).toContain('proforma');
+  });
+
+  it('a stored invoice PDF whose file was lost is rendered and stored again', async () => {
+    const db = fleet.tenantDbs.get('acme')!.aplt.db;
+    await get(`/admin/aplt/invoices/pdf?id=${fx.reverseChargeInvoiceId}`);
+    const before = await db
+      .selectFrom('aplt_invoice_headers')
+      .select('pdf_path')
+      .where('id', '=', fx.reverseChargeInvoiceId)
+      .executeTakeFirstOrThrow();
+    rmSync(join(storeDir, before.pdf_path));
+    const again = await get(`/admin/aplt/invoices/pdf?id=${fx.reverseChargeInvoiceId}`);
+    expect(again.status).toBe(200);
+    expect(pdfText(again.body)).toContain('F-2026-0002');
+    const after = await db
+      .selectFrom('aplt_invoice_headers')
+      .select(['pdf_path', 'pdf_sha256'])
+      .where('id', '=', fx.reverseChargeInvoiceId)
+      .executeTakeFirstOrThrow();
+    expect(readFileSync(join(storeDir, after.pdf_path)).equals(again.body)).toBe(true);
   });
 
   it('reverse-charge invoice says "BTW verlegd" with the customer VAT number and no Dutch VAT', async () => {
