@@ -37,7 +37,8 @@ export function buildEmlDraft(kind: DraftKind, doc: PrintableDocument, pdf: Buff
     contentType: 'text/plain',
     charset: 'UTF-8',
     encoding: 'base64',
-    data: wrapBase64(Buffer.from(dutchBody(kind, doc), 'utf8')),
+    // Text in canonical form (CRLF line ends, RFC 2046) before it is base64-encoded.
+    data: wrapBase64(Buffer.from(dutchBody(kind, doc).replace(/\n/g, '\r\n'), 'utf8')),
   });
   msg.addAttachment({
     filename: pdfFileName(kind, doc.number),
@@ -46,7 +47,7 @@ export function buildEmlDraft(kind: DraftKind, doc: PrintableDocument, pdf: Buff
     data: wrapBase64(pdf),
   });
   // mimetext joins lines with the OS newline; Internet mail wants CRLF (RFC 5322).
-  return msg.asRaw().replace(/\r?\n/g, '\r\n');
+  return `${msg.asRaw().replace(/\r?\n/g, '\r\n')}\r\n`;
 }
 
 /** The draft's To and From, or a clear 422 naming what is missing. */

@@ -10,7 +10,7 @@ export const outputConfigShape = {
   // Requests allowed to wait for a page; beyond this the service answers 503 instead of piling up.
   PDF_QUEUE_LIMIT: env.int(200),
   // Issued invoices and credit notes are stored here at first render and served from here afterwards.
-  DOCUMENT_STORE_DIR: env.str('.data/documents'),
+  DOCUMENT_STORE_DIR: env.str('.run/documents'),
   // Catalog images are fetched server-side and embedded; a slow image host must not stall a PDF.
   PDF_IMAGE_TIMEOUT_MS: env.int(3000),
 };
