@@ -32,21 +32,24 @@ export interface ModalHarness {
  * A master tenant with its own aplt DB holding the demo products, a private Redis prefix, a
  * private file store directory and the app plus the callback worker, as server.ts wires them.
  */
-export async function startHarness(env: Record<string, string> = {}): Promise<ModalHarness> {
+export async function startHarness(
+  env: Record<string, string> = {},
+  workerEnv: Record<string, string> = {},
+): Promise<ModalHarness> {
   const fleet = await createTestFleet([{ id: 'master', kind: 'master' }]);
   const redis = await createTestRedis();
   const fileDir = await mkdtemp(join(tmpdir(), 'logo-modal-files-'));
   const master = (await fleet.registry.list())[0];
   if (!master) throw new Error('no master');
   await upsertDemoCatalog(fleet.databases.aplt(master));
-  const config = loadConfig({
+  const baseEnv = {
     LOG_LEVEL: 'silent',
     FILE_STORE_DIR: fileDir,
     CALLBACK_DEFAULT_SECRET: SECRET,
     CALLBACK_ALLOW_PRIVATE: 'true',
     REDIS_PREFIX: redis.prefix,
-    ...env,
-  });
+  };
+  const config = loadConfig({ ...baseEnv, ...env });
   const producer = createRedis(redis.url);
   const workerConn = createRedis(redis.url, { forWorker: true });
   const queue = new QueueClient(producer, redis.prefix);
@@ -56,7 +59,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Mo
   );
   const worker = startCallbackWorker(
     { registry: fleet.registry, databases: fleet.databases, connection: workerConn, prefix: redis.prefix },
-    config,
+    loadConfig({ ...baseEnv, ...env, ...workerEnv }),
     { warn: () => {} },
   );
   return {
