@@ -37,7 +37,7 @@ function answerLogin(request: FastifyRequest, reply: FastifyReply, outcome: Logi
     void reply.setCookie(OTP_COOKIE, outcome.otpToken, cookieOptions(request, outcome.maxAgeSeconds));
     return { otp_required: true as const, otp_token: outcome.otpToken };
   }
-  void reply.clearCookie(OTP_COOKIE, { path: '/' });
+  if (request.cookies[OTP_COOKIE]) void reply.clearCookie(OTP_COOKIE, { path: '/' });
   void reply.setCookie(CUSTOMER_COOKIE, outcome.token, cookieOptions(request, outcome.maxAgeSeconds));
   return { token: outcome.token };
 }
