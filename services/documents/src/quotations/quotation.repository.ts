@@ -14,35 +14,33 @@ export async function updateQuotationHeader(db: Kysely<any>, id: number, values:
     .executeTakeFirst();
 }
 
-/** Inserts lines (numbered from startLineNo) with their setup costs. */
+/** Inserts lines (numbered from startLineNo) with their setup costs: two statements in all. */
 export async function insertQuotationLines(
   db: Kysely<any>,
   quotationId: number,
   lines: ResolvedLine[],
   startLineNo = 1,
 ) {
-  const inserted = [];
-  for (const [i, l] of lines.entries()) {
-    const { setup_costs, ...line } = l;
-    const row = await db
-      .insertInto('aplt_quotation_lines')
-      .values({
+  if (!lines.length) return [];
+  const inserted = await db
+    .insertInto('aplt_quotation_lines')
+    .values(
+      lines.map(({ setup_costs: _s, ...line }, i) => ({
         ...line,
         quotation_id: quotationId,
         line_no: startLineNo + i,
         metadata: JSON.stringify(line.metadata),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    if (setup_costs.length) {
-      await db
-        .insertInto('aplt_quotation_line_setup_costs')
-        .values(setup_costs.map((s) => ({ ...s, quotation_line_id: row.id })))
-        .execute();
-    }
-    inserted.push(row);
-  }
-  return inserted;
+      })),
+    )
+    .returningAll()
+    .execute();
+  // Multi-row INSERT ... RETURNING returns rows in VALUES order; line_no ties them up regardless.
+  const byLineNo = new Map(inserted.map((r) => [Number(r.line_no), r]));
+  const setups = lines.flatMap((l, i) =>
+    l.setup_costs.map((s) => ({ ...s, quotation_line_id: byLineNo.get(startLineNo + i)!.id })),
+  );
+  if (setups.length) await db.insertInto('aplt_quotation_line_setup_costs').values(setups).execute();
+  return inserted.sort((a, b) => Number(a.line_no) - Number(b.line_no));
 }
 
 export async function deleteQuotationLines(db: Kysely<any>, quotationId: number) {

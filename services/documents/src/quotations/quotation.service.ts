@@ -1,7 +1,7 @@
 import type { Kysely } from '@aplt/db';
 import { conflict, notFound, unprocessable } from '@aplt/http';
 import type { Config } from '../config';
-import { allocateNumber } from '../numbering/number.repository';
+import { allocateNumber, provisionalNumber } from '../numbering/number.repository';
 import { addDays, isoDate, today } from '../shared/context';
 import {
   customerAddress,
@@ -66,10 +66,9 @@ export async function createQuotation(
         reverseCharge: isReverseCharge(customer),
         shippingOverride: input.shipping_cost ?? null,
       });
-      const number = await allocateNumber(trx, 'Q', Number(date.slice(0, 4)));
       const { vat_summary: _vat, ...headerTotals } = totals;
       const header = await repo.insertQuotationHeader(trx, {
-        quotation_number: number,
+        quotation_number: provisionalNumber('Q'),
         customer_id: input.customer_id ?? null,
         brand_id: input.brand_id ?? customer?.brand_id ?? (await findDefaultBrandId(trx)) ?? null,
         source_code: input.source_code ?? meta.defaultSource,
@@ -91,6 +90,9 @@ export async function createQuotation(
         created_by: meta.actor,
       });
       await repo.insertQuotationLines(trx, Number(header.id), lines);
+      // Numbered last, so the counter row is locked only until the commit that follows.
+      const number = await allocateNumber(trx, 'Q', Number(date.slice(0, 4)));
+      await repo.updateQuotationHeader(trx, Number(header.id), { quotation_number: number });
       return Number(header.id);
     })
     .then((id) => loadQuotation(db, id));
