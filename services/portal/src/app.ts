@@ -1,9 +1,17 @@
 import { type Kysely, sql } from '@aplt/db';
 import { createApp } from '@aplt/http';
+import bcrypt from 'bcrypt';
+import { authRoutes } from './auth/auth.routes';
+import type { OtpChannel } from './auth/otp-channel';
 import type { Config } from './config';
+import { csrfPlugin } from './csrf';
+import { portalPage } from './portal-page';
+import { DevProjectsClient } from './tickets/devprojects.client';
+import { ticketRoutes } from './tickets/ticket.routes';
 
 export interface Deps {
   db: Kysely<any>;
+  otp: OtpChannel;
 }
 
 /** Builds the customer portal service (MariaDB); never listens. */
@@ -14,8 +22,23 @@ export async function buildApp(deps: Deps, config: Config) {
     prettyLogs: config.LOG_PRETTY,
     trustedProxies: config.TRUSTED_PROXIES,
   });
+  app.decorateRequest('portal', null);
   app.addReadinessCheck('portal-db', async () => {
     await sql`select 1`.execute(deps.db);
   });
+  await app.register(csrfPlugin);
+  const dummyHash = await bcrypt.hash('no such user', config.PORTAL_BCRYPT_ROUNDS);
+  authRoutes(app, { db: deps.db, config, otp: deps.otp, dummyHash });
+  ticketRoutes(app, {
+    db: deps.db,
+    devprojects: new DevProjectsClient(config.DEVPROJECTS_URL, config.DEVPROJECTS_SERVICE_TOKEN),
+    portalPublicUrl: config.PORTAL_PUBLIC_URL,
+  });
+  app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(portalPage()),
+  );
+  app.get('/support', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(portalPage()),
+  );
   return app;
 }

@@ -1,9 +1,25 @@
-import { env, httpEnv, loadEnv, mysqlEnv, ServicePorts } from '@aplt/config';
+import { env, httpEnv, loadEnv, mysqlEnv, ServicePorts, smtpEnv } from '@aplt/config';
 
 export const configShape = {
   PORT: env.port(ServicePorts.portal),
   ...httpEnv,
   ...mysqlEnv,
+  ...smtpEnv,
+  // Spec 1 (limits): a portal session lives 30 days.
+  PORTAL_SESSION_DAYS: env.int(30),
+  // Lifetime and tries of the e-mailed second-factor code.
+  PORTAL_OTP_TTL_SECONDS: env.int(600),
+  PORTAL_OTP_MAX_ATTEMPTS: env.int(5),
+  // Failed logins per e-mail within the window before login answers 429 (per IP: five times that).
+  PORTAL_LOGIN_MAX_FAILURES: env.int(10),
+  PORTAL_LOGIN_WINDOW_SECONDS: env.int(900),
+  // bcrypt cost for new password hashes (spec 1: portal passwords are bcrypt).
+  PORTAL_BCRYPT_ROUNDS: env.int(12),
+  // Public address of the portal for deep links; by default the address the request came in on.
+  PORTAL_PUBLIC_URL: env.optionalStr(),
+  // The devprojects service's internal API (create a project from a ticket) and its shared token.
+  DEVPROJECTS_URL: env.str(`http://127.0.0.1:${ServicePorts.devprojects}`),
+  DEVPROJECTS_SERVICE_TOKEN: env.str('dev-only-devprojects-service-token'),
 };
 
 export type Config = ReturnType<typeof loadConfig>;

@@ -1,6 +1,7 @@
 import { createMysqlDb } from '@aplt/db';
 import { runService } from '@aplt/http';
 import { buildApp } from './app';
+import { emailOtpChannel } from './auth/otp-channel';
 import { loadConfig } from './config';
 
 const config = loadConfig();
@@ -11,8 +12,10 @@ const db = createMysqlDb({
   password: config.MYSQL_PASSWORD,
   database: config.PORTAL_DB,
 });
-const app = await buildApp({ db }, config);
+const otp = emailOtpChannel(config);
+const app = await buildApp({ db, otp }, config);
 app.addHook('onClose', async () => {
+  otp.close();
   await db.destroy();
 });
 await runService(app, { port: config.PORT, host: config.HOST });

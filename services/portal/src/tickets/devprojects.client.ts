@@ -1,0 +1,60 @@
+import { HttpError } from '@aplt/http';
+
+export interface CreatedDevProject {
+  dev_project: {
+    id: number;
+    project_code: string;
+    branch_name: string;
+    project_type: string;
+    priority: string;
+    status: string;
+    version: string;
+    ticket_id: number | null;
+    ticket_number: string | null;
+  };
+  created: boolean;
+  base_url: string;
+}
+
+/** The devprojects service's internal API, called with the shared service token. */
+export class DevProjectsClient {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly token: string,
+  ) {}
+
+  async createFromTicket(input: {
+    tenant: string;
+    ticket_id: number;
+    ticket_number: string;
+    name: string;
+    description: string;
+    project_type: string;
+    priority: string;
+    created_by: string;
+  }): Promise<CreatedDevProject> {
+    let res: Response;
+    try {
+      res = await fetch(new URL('/internal/dev-projects/from-ticket', this.baseUrl), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.token}` },
+        body: JSON.stringify(input),
+        signal: AbortSignal.timeout(15_000),
+      });
+    } catch (err) {
+      throw new HttpError(502, 'unavailable', 'The dev projects service cannot be reached', {
+        cause: (err as Error).message,
+      });
+    }
+    const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+    if (res.status === 422)
+      throw new HttpError(422, 'unprocessable', String(body.message ?? 'Dev project refused'), {
+        upstream: body,
+      });
+    if (!res.ok)
+      throw new HttpError(502, 'unexpected_state', `The dev projects service answered ${res.status}`, {
+        upstream_status: res.status,
+      });
+    return body as unknown as CreatedDevProject;
+  }
+}
