@@ -1,7 +1,8 @@
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
 export interface BrowserPoolOptions {
-  executablePath: string;
+  /** The browser binary, or how to find it (resolved at launch, so a missing one fails readiness, not boot). */
+  executablePath: string | (() => string);
   /** Pages rendering at once; more callers wait in FIFO order. */
   size: number;
   /** Callers allowed to wait; one more is refused with PoolBusyError. */
@@ -129,7 +130,9 @@ export class BrowserPool {
   }
 
   private async launch(): Promise<Browser> {
-    const browser = await launchChromium(this.opts.executablePath);
+    const path =
+      typeof this.opts.executablePath === 'function' ? this.opts.executablePath() : this.opts.executablePath;
+    const browser = await launchChromium(path);
     this.stats.launches++;
     this.browser = browser;
     this.idle = [];
@@ -142,7 +145,7 @@ export class BrowserPool {
         this.opts.onEvent?.('crash', { pid: browser.process()?.pid });
       }
     });
-    this.opts.onEvent?.('launch', { pid: browser.process()?.pid, path: this.opts.executablePath });
+    this.opts.onEvent?.('launch', { pid: browser.process()?.pid, path });
     return browser;
   }
 

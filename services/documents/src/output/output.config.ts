@@ -1,18 +1,21 @@
 import { existsSync } from 'node:fs';
 import { env, loadEnv } from '@aplt/config';
+import { z } from 'zod';
 
 /** Settings of document output (PDF, .eml, UBL); parsed apart so the core config stays untouched. */
 export const outputConfigShape = {
   // Debian's browser binary; unset picks chromium-headless-shell (lighter) and falls back to chromium.
   CHROMIUM_PATH: env.optionalStr(),
+  // Start the browser when the service starts instead of at the first PDF or readiness probe.
+  PDF_WARM_ON_START: env.bool(false),
   // Pages the one warm browser renders at once; further requests wait in a queue.
-  PDF_POOL_SIZE: env.int(4),
+  PDF_POOL_SIZE: z.coerce.number().int().min(1).max(32).default(4),
   // Requests allowed to wait for a page; beyond this the service answers 503 instead of piling up.
-  PDF_QUEUE_LIMIT: env.int(200),
+  PDF_QUEUE_LIMIT: z.coerce.number().int().min(0).default(200),
   // Issued invoices and credit notes are stored here at first render and served from here afterwards.
   DOCUMENT_STORE_DIR: env.str('.run/documents'),
   // Catalog images are fetched server-side and embedded; a slow image host must not stall a PDF.
-  PDF_IMAGE_TIMEOUT_MS: env.int(3000),
+  PDF_IMAGE_TIMEOUT_MS: z.coerce.number().int().min(100).default(3000),
 };
 
 export type OutputConfig = ReturnType<typeof loadOutputConfig>;

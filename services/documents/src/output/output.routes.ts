@@ -47,7 +47,7 @@ export const outputRoutes = fp(
     const app = parent as unknown as App;
     const config = opts.config ?? loadOutputConfig();
     const pool = new BrowserPool({
-      executablePath: resolveChromiumPath(config.CHROMIUM_PATH),
+      executablePath: () => resolveChromiumPath(config.CHROMIUM_PATH),
       size: config.PDF_POOL_SIZE,
       queueLimit: config.PDF_QUEUE_LIMIT,
       onEvent: (event, detail) =>
@@ -59,6 +59,12 @@ export const outputRoutes = fp(
     app.decorate('documentOutput', { pool });
     app.addReadinessCheck('browser', () => pool.ping());
     app.addHook('onClose', async () => pool.close());
+    if (config.PDF_WARM_ON_START) {
+      // In the background: a missing browser shows in /readyz, it must not stop the service.
+      app.addHook('onReady', async () => {
+        pool.ping().catch((err: unknown) => app.log.error({ err }, 'PDF browser failed to start'));
+      });
+    }
 
     const pdfDeps = { pool, storeDir: config.DOCUMENT_STORE_DIR, log: app.log };
 

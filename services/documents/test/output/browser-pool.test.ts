@@ -98,6 +98,13 @@ describe('BrowserPool with Debian Chromium', () => {
     expect(await pool.ping()).toMatch(/HeadlessChrome|Chrome/);
   });
 
+  it('a missing browser fails the readiness ping and each render, not the process', async () => {
+    const pool = new BrowserPool({ executablePath: () => '/nonexistent/chromium', size: 1 });
+    pools.push(pool);
+    await expect(pool.ping()).rejects.toThrow();
+    await expect(pool.withPage(async () => 'never')).rejects.toThrow();
+  });
+
   it('refuses beyond the queue limit instead of piling up', async () => {
     const pool = makePool(1, 1);
     const gate = deferred();
