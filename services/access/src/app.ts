@@ -35,7 +35,11 @@ export async function buildApp(deps: Deps, config: Config) {
   app.decorateRequest('identity', null);
   app.addHook('preHandler', csrfCheck);
 
-  const identities = new IdentityCache(deps.db, config.ACCESS_CACHE_SECONDS * 1000);
+  const identities = new IdentityCache(
+    deps.db,
+    config.ACCESS_CACHE_SECONDS * 1000,
+    config.ACCESS_SESSION_IDLE_MINUTES,
+  );
   const whitelist = new Whitelist(
     deps.db,
     config.ACCESS_STATIC_WHITELIST,

@@ -20,8 +20,10 @@ export const configShape = {
   ACCESS_COOKIE_DOMAIN: env.optionalStr(),
   // 'page': a browser gets the 401 denied page with a login link; 'redirect': a 302 to the login.
   ACCESS_DENIED_MODE: env.oneOf(['page', 'redirect'], 'page'),
-  // Session lifetime; a session is also dropped after this much inactivity.
+  // Session lifetime.
   ACCESS_SESSION_HOURS: env.int(12),
+  // A session unused this long is dead even before it expires (an abandoned browser).
+  ACCESS_SESSION_IDLE_MINUTES: env.int(120),
   // Spec 2: device tokens are valid 30 days.
   ACCESS_DEVICE_TOKEN_DAYS: env.int(30),
   // Spec 2: passwords expire after 28 days and must then be changed at the next login.

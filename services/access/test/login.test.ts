@@ -135,6 +135,16 @@ describe('login, password policy, brute force, CSRF and sessions', () => {
     const secondCookie = cookieHeader({ aplt_session: cookiesOf(second.verify).aplt_session! });
     expect((await send('/api/auth/me', { headers: { cookie: secondCookie } })).status).toBe(401);
 
+    // An idle session dies before it expires.
+    const third = await fullLogin('alice@example.com');
+    const thirdCookie = cookieHeader({ aplt_session: cookiesOf(third.verify).aplt_session! });
+    await app
+      .accessDb!.updateTable('access_sessions')
+      .set({ last_seen_at: sql`now() - interval '3 hours'` })
+      .where('id', '!=', sessions.find((s: { current: boolean }) => s.current).id)
+      .execute();
+    expect((await send('/api/auth/me', { headers: { cookie: thirdCookie } })).status).toBe(401);
+
     const out = await send('/api/auth/logout', {
       method: 'POST',
       headers: { cookie, 'x-csrf-token': csrf.token },

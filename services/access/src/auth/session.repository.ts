@@ -39,7 +39,11 @@ export async function insertSession(
 }
 
 /** A live session's user; also slides last_seen_at so inactivity can be told apart. */
-export async function liveSession(db: Executor, id: string): Promise<Identity | undefined> {
+export async function liveSession(
+  db: Executor,
+  id: string,
+  idleMinutes = 120,
+): Promise<Identity | undefined> {
   const row = await db
     .updateTable('access_sessions as s')
     .from('access_users as u')
@@ -48,6 +52,7 @@ export async function liveSession(db: Executor, id: string): Promise<Identity | 
     .where('s.id', '=', id)
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', sql<Date>`now()`)
+    .where('s.last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${idleMinutes})`)
     .where('u.disabled', '=', false)
     .returning([...identityColumns])
     .executeTakeFirst();

@@ -19,10 +19,11 @@ export class IdentityCache {
   constructor(
     private readonly db: AccessDb,
     private readonly ttlMs: number,
+    private readonly idleMinutes = 120,
   ) {}
 
   session(token: string): Promise<Identity | null> {
-    return this.lookup(this.sessions, tokenHash(token), (id) => liveSession(this.db, id));
+    return this.lookup(this.sessions, tokenHash(token), (id) => liveSession(this.db, id, this.idleMinutes));
   }
 
   device(token: string): Promise<Identity | null> {
