@@ -50,7 +50,13 @@ export async function loadPrintableDocument(
   const lines = await Promise.all(
     lineRows.map((row) => toLine(row, setupRows, language, kind === 'quotation' ? images : null)),
   );
-  const vat = isInvoice && vatRows.length > 0 ? vatRows.map(toVatRow) : computeVat(lines, header);
+  // Quotations and orders store no reverse-charge flag: the core decides it from the customer
+  // (another EU member state with its VAT number) and then stores no VAT; read it the same way.
+  const reverseCharge = isInvoice
+    ? header.reverse_charge === true
+    : intraEuB2b(customer) && new Decimal(header.vat_total ?? 0).isZero();
+  const vat =
+    isInvoice && vatRows.length > 0 ? vatRows.map(toVatRow) : computeVat(lines, header, reverseCharge);
 
   return {
     kind,
@@ -78,7 +84,7 @@ export async function loadPrintableDocument(
     orderNumber: kind === 'order' ? (header.quotation_number ?? null) : (header.order_number ?? null),
     credited: header.credited_number ? { number: header.credited_number, date: header.credited_date } : null,
     creditReason: header.credit_reason ?? null,
-    reverseCharge: header.reverse_charge === true,
+    reverseCharge,
     vatNote: header.vat_note ?? null,
     company,
     logo: await images.embed(company.logoUrl),
@@ -135,7 +141,7 @@ function customerBlock(header: repo.Row, customer: repo.Row | undefined): Custom
   return {
     customerNumber: customer?.customer_number ?? null,
     company: header.customer_company ?? billing.company ?? customer?.company ?? null,
-    name: header.customer_name ?? fullName,
+    name: header.customer_name ?? billing.name ?? fullName,
     email: header.customer_email ?? customer?.email ?? null,
     addressLines,
     postalCode: billing.postal_code ?? customer?.postal_code ?? null,
@@ -197,34 +203,51 @@ function toVatRow(r: repo.Row): VatRow {
 }
 
 /**
- * Quotations and orders have no stored VAT summary: group the taxable amounts by rate and round
- * the VAT once per rate (EN 16931 BR-CO-17), never per line. Shipping follows the standard rate.
+ * Quotations and orders have no stored VAT summary: group the taxable amounts by category and
+ * rate and round the VAT once per group (EN 16931 BR-CO-17), never per line. Shipping is the
+ * header's shipping cost at the standard rate; under reverse charge everything is AE at 0%.
  */
-function computeVat(lines: DocumentLine[], header: repo.Row): VatRow[] {
-  const byRate = new Map<string, { category: string; taxable: Decimal }>();
-  const add = (rate: string, category: string, amount: Decimal.Value) => {
-    const key = `${category}|${new Decimal(rate).toFixed(2)}`;
-    const entry = byRate.get(key) ?? { category, taxable: new Decimal(0) };
+function computeVat(lines: DocumentLine[], header: repo.Row, reverseCharge: boolean): VatRow[] {
+  const groups = new Map<string, { category: string; rate: string; taxable: Decimal }>();
+  const add = (rate: Decimal.Value, amount: Decimal.Value) => {
+    const r = reverseCharge ? '0.00' : new Decimal(rate).toFixed(2);
+    const category = reverseCharge ? 'AE' : new Decimal(r).isZero() ? 'Z' : 'S';
+    const key = `${category}|${r}`;
+    const entry = groups.get(key) ?? { category, rate: r, taxable: new Decimal(0) };
     entry.taxable = entry.taxable.plus(amount);
-    byRate.set(key, entry);
+    groups.set(key, entry);
   };
   for (const line of lines) {
-    add(line.vatRate, line.vatCategory, line.lineTotal);
-    for (const s of line.setupCosts) add(s.vatRate, 'S', s.total);
+    if (line.lineType === 'shipping') continue;
+    add(line.vatRate, line.lineTotal);
+    for (const s of line.setupCosts) add(s.vatRate, s.total);
   }
   const shipping = new Decimal(header.shipping_cost ?? 0);
-  if (shipping.gt(0)) add('21', 'S', shipping);
-  return [...byRate.entries()]
-    .map(([key, v]) => {
-      const rate = key.split('|')[1]!;
-      return {
-        category: v.category,
-        rate,
-        taxable: v.taxable.toFixed(2),
-        vat: v.taxable.times(rate).dividedBy(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2),
-        exemptionReason: null,
-      };
-    })
-    .filter((r) => !new Decimal(r.taxable).isZero())
+  if (shipping.gt(0)) add(STANDARD_RATE, shipping);
+  return [...groups.values()]
+    .filter((g) => !g.taxable.isZero())
+    .map((g) => ({
+      category: g.category,
+      rate: g.rate,
+      taxable: g.taxable.toFixed(2),
+      vat: g.taxable.times(g.rate).dividedBy(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2),
+      exemptionReason: g.category === 'AE' ? 'BTW verlegd' : null,
+    }))
     .sort((a, b) => new Decimal(b.rate).comparedTo(a.rate));
+}
+
+const STANDARD_RATE = '21';
+const HOME_COUNTRY = 'NL';
+const EU = new Set(
+  'AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' '),
+);
+
+/** B2B customer in another EU member state whose VAT number carries that state's prefix. */
+function intraEuB2b(customer: repo.Row | undefined): boolean {
+  if (!customer || customer.country === HOME_COUNTRY || !EU.has(customer.country)) return false;
+  const prefix = customer.country === 'GR' ? 'EL' : customer.country;
+  const vat = String(customer.vat_number ?? '')
+    .replace(/[\s.-]/g, '')
+    .toUpperCase();
+  return new RegExp(`^${prefix}[0-9A-Z]{2,12}$`).test(vat);
 }

@@ -31,6 +31,7 @@ export interface DocumentFixture {
   creditNoteId: number;
   reverseChargeInvoiceId: number;
   proformaId: number;
+  reverseChargeQuotationId: number;
   customerEmail: string;
 }
 
@@ -162,7 +163,7 @@ export async function insertDocumentFixture(db: Kysely<any>, imageBaseUrl: strin
     { pen, bag },
   );
 
-  // Order: pens 250.00 + setup line 45.00 (21%), chocolate 240.00 (9%).
+  // Order: pens 250.00 + setup line 45.00 (21%), chocolate 240.00 (9%); goods subtotal 490.00.
   // VAT 21% over 295.00 = 61.95, 9% over 240.00 = 21.60 -> 83.55; total 618.55.
   const orderId = id(
     await db
@@ -176,7 +177,8 @@ export async function insertDocumentFixture(db: Kysely<any>, imageBaseUrl: strin
         order_date: '2026-11-03',
         expected_delivery_date: '2026-11-20',
         reference: 'Kerstactie 2026',
-        subtotal: '535.00',
+        subtotal: '490.00',
+        setup_cost_total: '45.00',
         vat_total: '83.55',
         total: '618.55',
       })
@@ -359,7 +361,16 @@ export async function insertDocumentFixture(db: Kysely<any>, imageBaseUrl: strin
     .execute();
   await insertVat(db, proformaId, [['S', '21', '100.00', '21.00', null]]);
 
+  // The same quotation for the Belgian customer: reverse charged, so no VAT stored (920.00).
+  const reverseChargeQuotationId = await insertQuotation(
+    db,
+    'Q-2026-0004',
+    { ...quotationValues, customer_id: belgian, vat_total: '0.00', total: '920.00' },
+    { pen, bag },
+  );
+
   return {
+    reverseChargeQuotationId,
     proformaId,
     quotationId,
     quotationNoEmailId,

@@ -138,6 +138,8 @@ describe('document output through the proxy (PDF, .eml, UBL)', () => {
     expect(text).toContain('Orderbevestiging');
     expect(text).toContain('O-2026-0001');
     expect(text).toContain('Offerte Q-2026-0001');
+    expect(text).toContain('Subtotaal € 490,00');
+    expect(text).toContain('Opstartkosten € 45,00');
     expect(text).toContain('Opstartkosten tampondruk');
     expect(text).toContain('BTW 21% over € 295,00 € 61,95');
     expect(text).toContain('BTW 9% over € 240,00 € 21,60');
@@ -250,6 +252,11 @@ describe('document output through the proxy (PDF, .eml, UBL)', () => {
     expect(text).toContain('BE0123456789');
     expect(text).toContain('Totaal € 500,00');
     expect(text).not.toContain('BTW 21%');
+    // A quotation for that customer: the core stored no VAT, the PDF says why.
+    const q = pdfText((await get(`/admin/aplt/quotations/pdf?id=${fx.reverseChargeQuotationId}`)).body);
+    expect(q).toContain('BTW verlegd (€ 920,00) € 0,00');
+    expect(q).toContain('Totaal € 920,00');
+    expect(q).not.toContain('BTW 21%');
   });
 
   it('prints in the customer language: English and German templates', async () => {
