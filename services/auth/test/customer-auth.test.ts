@@ -103,6 +103,52 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
     expect(remembered).toContain('Max-Age=2592000');
   });
 
+  it('also supports Medusa v2 two-step registration (registration token, then POST /store/customers)', async () => {
+    const other = 'medusa-flow@customer.localhost';
+    const reg = await post('/auth/customer/emailpass/register', {
+      email: other,
+      password: 'Medusa-Flow-2026',
+    });
+    expect(reg.statusCode).toBe(200);
+    const token = reg.json().token as string;
+    expect(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString())).toMatchObject({
+      actor_id: '',
+      actor_type: 'customer',
+    });
+    const again = await post('/auth/customer/emailpass/register', {
+      email: other,
+      password: 'Medusa-Flow-2026',
+    });
+    expect(again.json()).toEqual({ type: 'unauthorized', message: 'Identity with email already exists' });
+
+    expect(
+      (
+        await post(
+          '/store/customers',
+          { email: 'someone-else@customer.localhost' },
+          { authorization: `Bearer ${token}` },
+        )
+      ).statusCode,
+    ).toBe(400);
+    const created = await post(
+      '/store/customers',
+      { email: other, first_name: 'Med' },
+      { authorization: `Bearer ${token}` },
+    );
+    expect(created.statusCode).toBe(200);
+    expect(created.json().customer).toMatchObject({ email: other, first_name: 'Med' });
+    expect(
+      (await post('/store/customers', { email: other }, { authorization: `Bearer ${token}` })).statusCode,
+    ).toBe(409);
+    await sink.waitFor(
+      (m) => m.envelope.to.includes(other) && !!m.parsed.subject?.includes('confirm your e-mail'),
+    );
+    // Not verified yet: no session.
+    expect(
+      (await post('/auth/customer/emailpass', { email: other, password: 'Medusa-Flow-2026' })).statusCode,
+    ).toBe(403);
+  });
+
   it('enables 2FA with 8 recovery codes shown once; login then needs the e-mailed 6-digit code', async () => {
     const session = cookieValue(cookie((await login()).headers['set-cookie'], '_commerce_jwt'))!;
     const asCustomer = { cookie: `_commerce_jwt=${session}` };

@@ -1,4 +1,12 @@
-import { type App, badRequest, CUSTOMER_COOKIE, requireActor } from '@aplt/http';
+import {
+  type ActorClaims,
+  type App,
+  badRequest,
+  CUSTOMER_COOKIE,
+  requireActor,
+  unauthorized,
+  verifyActorToken,
+} from '@aplt/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AuthDeps } from '../shared/deps';
@@ -6,10 +14,12 @@ import { loginRateLimit } from '../shared/rate-limit';
 import { bearerToken, requestOrigin } from '../shared/request-helpers';
 import {
   completeOtp,
+  createCustomerForIdentity,
   customerLogin,
   type LoginOutcome,
   type OtpInput,
   registerCustomer,
+  registerIdentity,
   resendVerification,
   verifyEmail,
 } from './customer-auth.service';
@@ -46,6 +56,25 @@ function answerLogin(request: FastifyRequest, reply: FastifyReply, outcome: Logi
 export function customerAuthRoutes(app: App, deps: AuthDeps): void {
   const storeBase = (request: FastifyRequest) => deps.config.STORE_BASE_URL ?? requestOrigin(request);
 
+  const customerBody = z.object({
+    id: z.string(),
+    email: z.string(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+  });
+
+  app.post(
+    '/auth/customer/emailpass/register',
+    {
+      config: loginRateLimit(deps.config),
+      schema: { body: z.object({ email, password: z.string().max(1024) }), response: { 200: sessionBody } },
+    },
+    async (request) => ({
+      token: await registerIdentity(deps, request.tenant, request.body.email, request.body.password),
+    }),
+  );
+
+  // One step ({email, password, ...}) or Medusa's second step (Bearer registration token, no password).
   app.post(
     '/store/customers',
     {
@@ -53,25 +82,43 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
       schema: {
         body: z.object({
           email,
-          password: z.string().max(1024),
+          password: z.string().max(1024).optional(),
           first_name: z.string().max(200).optional(),
           last_name: z.string().max(200).optional(),
         }),
         response: {
-          201: z.object({
-            customer: z.object({
-              id: z.string(),
-              email: z.string(),
-              first_name: z.string().nullable(),
-              last_name: z.string().nullable(),
-            }),
-            email_verification_required: z.literal(true),
-          }),
+          200: z.object({ customer: customerBody, email_verification_required: z.literal(true) }),
+          201: z.object({ customer: customerBody, email_verification_required: z.literal(true) }),
         },
       },
     },
     async (request, reply) => {
-      const customer = await registerCustomer(deps, request.tenant, request.body, storeBase(request));
+      const raw = bearerToken(request);
+      if (raw) {
+        const claims = await verifyActorToken<Partial<ActorClaims>>(deps.tokens.key(request.tenant), raw);
+        if (
+          claims?.actor_type !== 'customer' ||
+          claims.actor_id !== '' ||
+          typeof claims.auth_identity_id !== 'string'
+        ) {
+          throw unauthorized('Invalid token');
+        }
+        const customer = await createCustomerForIdentity(
+          deps,
+          request.tenant,
+          claims.auth_identity_id,
+          request.body,
+          storeBase(request),
+        );
+        return reply.status(200).send({ customer, email_verification_required: true as const });
+      }
+      if (request.body.password === undefined) throw badRequest('A password is required');
+      const customer = await registerCustomer(
+        deps,
+        request.tenant,
+        { ...request.body, password: request.body.password },
+        storeBase(request),
+      );
       return reply.status(201).send({ customer, email_verification_required: true as const });
     },
   );

@@ -4,7 +4,13 @@ import { badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '
 import { hashPassword } from '@aplt/passwords';
 import { checkCredentials, INVALID_CREDENTIALS } from '../shared/credentials.service';
 import type { AuthDeps } from '../shared/deps';
-import { createIdentity, findIdentity } from '../shared/identity.repository';
+import {
+  createIdentity,
+  findEntityIdOf,
+  findIdentity,
+  findIdentityById,
+  linkActor,
+} from '../shared/identity.repository';
 import { otpMail, verifyEmailMail } from '../shared/mail-templates';
 import { assertPasswordRules } from '../shared/password-rules';
 import type { OtpPendingClaims } from '../shared/tokens';
@@ -65,6 +71,78 @@ export async function registerCustomer(
   return {
     id: customerId,
     email: input.email,
+    first_name: input.first_name ?? null,
+    last_name: input.last_name ?? null,
+  };
+}
+
+/**
+ * Medusa v2's first registration step: an identity without a customer yet, answered with a
+ * registration token (actor_id ''), which `POST /store/customers` turns into a customer.
+ */
+export async function registerIdentity(
+  deps: AuthDeps,
+  tenant: TenantRecord,
+  email: string,
+  password: string,
+): Promise<string> {
+  assertPasswordRules(password, email);
+  const db = deps.databases.commerce(tenant);
+  if (await findIdentity(db, email, 'emailpass')) throw unauthorized('Identity with email already exists');
+  const hash = await hashPassword(password);
+  let authIdentityId: string;
+  try {
+    authIdentityId = await db
+      .transaction()
+      .execute((trx) =>
+        createIdentity(trx, { entityId: email, provider: 'emailpass', hash, appMetadata: {} }),
+      );
+  } catch (err) {
+    if (isUniqueViolation(err)) throw unauthorized('Identity with email already exists');
+    throw err;
+  }
+  return deps.tokens.sessionToken(
+    tenant,
+    { actor_id: '', actor_type: 'customer', auth_identity_id: authIdentityId, app_metadata: {} },
+    deps.config.JWT_TTL_SECONDS,
+  );
+}
+
+/** Medusa v2's second step: the customer for a registration token's identity. */
+export async function createCustomerForIdentity(
+  deps: AuthDeps,
+  tenant: TenantRecord,
+  authIdentityId: string,
+  input: { email: string; first_name?: string | undefined; last_name?: string | undefined },
+  storeBase: string,
+) {
+  const db = deps.databases.commerce(tenant);
+  const identity = await findIdentityById(db, authIdentityId);
+  const entityId = identity ? await findEntityIdOf(db, authIdentityId, 'emailpass') : undefined;
+  if (!identity || !entityId) throw unauthorized('Invalid token');
+  if (entityId !== input.email)
+    throw badRequest('The e-mail must be the one the account was registered with');
+  const customerId = newId('cus');
+  try {
+    await db.transaction().execute(async (trx) => {
+      if (!(await linkActor(trx, authIdentityId, 'customer_id', customerId))) {
+        throw conflict('This registration already has a customer');
+      }
+      await insertCustomer(trx, {
+        id: customerId,
+        email: entityId,
+        firstName: input.first_name,
+        lastName: input.last_name,
+      });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('A customer with this e-mail already exists');
+    throw err;
+  }
+  sendVerification(deps, tenant, { email: entityId, customerId }, storeBase);
+  return {
+    id: customerId,
+    email: entityId,
     first_name: input.first_name ?? null,
     last_name: input.last_name ?? null,
   };

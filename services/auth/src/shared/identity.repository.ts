@@ -138,3 +138,38 @@ export async function findIdentityById(
     .executeTakeFirst();
   return row ? { id: row.id, appMetadata: (row.app_metadata ?? {}) as Record<string, unknown> } : undefined;
 }
+
+/** The emailpass e-mail of an identity (Medusa's registration token names only the identity). */
+export async function findEntityIdOf(
+  db: Db,
+  authIdentityId: string,
+  provider: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('provider_identity')
+    .select('entity_id')
+    .where('auth_identity_id', '=', authIdentityId)
+    .where('provider', '=', provider)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row?.entity_id;
+}
+
+/** Links an identity to its actor; only when it has no link yet (a registration token works once). */
+export async function linkActor(
+  db: Db,
+  authIdentityId: string,
+  key: string,
+  actorId: string,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('auth_identity')
+    .set({
+      app_metadata: sql`coalesce(app_metadata, '{}'::jsonb) || jsonb_build_object(${key}::text, ${actorId}::text)`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', authIdentityId)
+    .where(sql<boolean>`coalesce(app_metadata->>${key}, '') = ''`)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
