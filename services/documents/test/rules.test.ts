@@ -390,6 +390,43 @@ describe('document rules (in-process app, real databases)', () => {
     expect(other.body.data).toEqual([]);
   });
 
+  it('invoices an order in parts, refuses more than ordered and lists overdue invoices', async () => {
+    const o = (
+      await call('POST', '/admin/aplt/orders', { customer_id: cat.customerNl, lines: [line(10, '80.00')] })
+    ).body;
+    expect(o).toMatchObject({ shipping_cost: '0.00', subtotal: '800.00' });
+    const lineId = o.lines[0].id;
+    const f1 = await call('POST', '/admin/aplt/invoices', {
+      order_id: o.id,
+      order_lines: [{ order_line_id: lineId, quantity: 4 }],
+      issue_date: '2026-01-01',
+      payment_term_days: 14,
+    });
+    expect(f1.body).toMatchObject({ subtotal: '320.00', due_date: '2026-01-15' });
+    expect(
+      (
+        await call('POST', '/admin/aplt/invoices', {
+          order_id: o.id,
+          order_lines: [{ order_line_id: lineId, quantity: 7 }],
+        })
+      ).status,
+    ).toBe(409);
+    const f2 = await call('POST', '/admin/aplt/invoices', { order_id: o.id });
+    expect(f2.body.subtotal).toBe('480.00');
+    const overdue = (await call('GET', '/admin/aplt/invoices?status=overdue')).body.data.map(
+      (i: any) => i.id,
+    );
+    expect(overdue).toContain(f1.body.id);
+    expect(overdue).not.toContain(f2.body.id);
+    expect((await call('DELETE', `/admin/aplt/orders/${o.id}`)).status).toBe(409);
+    const small = (
+      await call('POST', '/admin/aplt/orders', { customer_id: cat.customerNl, lines: [line(1, '5.00')] })
+    ).body;
+    expect(small.lines.map((l: any) => l.line_type)).toEqual(['product', 'shipping']);
+    expect(small.shipping_cost).toBe('12.99');
+    expect((await call('DELETE', `/admin/aplt/orders/${small.id}`)).status).toBe(204);
+  });
+
   it('refuses a second conversion even when two arrive at once', async () => {
     const q = (
       await call('POST', '/admin/aplt/quotations', { customer_id: cat.customerNl, lines: [line(1, '10.00')] })

@@ -1,7 +1,7 @@
 import { type App, requireActor, badRequest } from '@aplt/http';
 import { z } from 'zod';
 import { apltDb, type DocumentsContext } from '../shared/context';
-import { anyObject } from '../shared/schemas';
+import { anyObject, errorResponses } from '../shared/schemas';
 import { documentChain } from './chain.service';
 
 const query = z.object({
@@ -16,7 +16,10 @@ const query = z.object({
 export function registerChainRoutes(app: App, ctx: DocumentsContext) {
   app.get(
     '/admin/aplt/document-chain',
-    { preHandler: requireActor('user'), schema: { querystring: query, response: { 200: anyObject } } },
+    {
+      preHandler: requireActor('user'),
+      schema: { querystring: query, response: { ...errorResponses, 200: anyObject } },
+    },
     async (request) => {
       const q = request.query;
       if (!q.number && !(q.type && q.id)) throw badRequest('Give number, or type and id');

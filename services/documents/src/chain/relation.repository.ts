@@ -40,3 +40,12 @@ export async function relationsTouching(db: Kysely<any>, nodes: Array<{ type: Do
     .orderBy('id')
     .execute();
 }
+
+/** Removes the edges into a document that is being deleted (only pending orders and proformas are). */
+export async function deleteRelationsTo(db: Kysely<any>, type: DocType, id: number | string) {
+  await db
+    .deleteFrom('aplt_document_relations')
+    .where('target_type', '=', type)
+    .where('target_id', '=', id)
+    .execute();
+}

@@ -159,3 +159,14 @@ export async function loadInvoiceDocument(db: Kysely<any>, id: number | string) 
     credited_invoice: credited ?? null,
   };
 }
+
+/** Active VAT codes, to tag invoice lines and VAT summary rows with their code (for UBL and books). */
+export async function activeVatCodes(db: Kysely<any>) {
+  return db
+    .selectFrom('aplt_vat_codes')
+    .select(['id', 'rate', 'category'])
+    .where('is_active', '=', true)
+    .orderBy('is_default', 'desc')
+    .orderBy('id')
+    .execute();
+}

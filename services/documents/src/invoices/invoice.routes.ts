@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { journalsOf } from '../ledger/ledger.repository';
 import { lineInput } from '../quotations/quotation.schemas';
 import { actorName, apltDb, type DocumentsContext } from '../shared/context';
-import { anyObject, dateInput, idParam, listOf } from '../shared/schemas';
+import { anyObject, dateInput, idParam, listOf, errorResponses } from '../shared/schemas';
 import { createCreditNote } from './credit-note.service';
 import * as service from './invoice.service';
 
@@ -39,7 +39,7 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
 
   app.get(
     '/admin/aplt/invoices',
-    { ...auth, schema: { querystring: listQuery, response: { 200: listOf } } },
+    { ...auth, schema: { querystring: listQuery, response: { ...errorResponses, 200: listOf } } },
     async (request) => {
       const { document_type, ...f } = request.query;
       const data = await service.listInvoices(apltDb(ctx, request), {
@@ -51,7 +51,7 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
   );
   app.get(
     '/admin/aplt/invoices/:id',
-    { ...auth, schema: { params: idParam, response: { 200: anyObject } } },
+    { ...auth, schema: { params: idParam, response: { ...errorResponses, 200: anyObject } } },
     async (request) => {
       const db = apltDb(ctx, request);
       const inv = await service.loadInvoice(db, request.params.id);
@@ -60,7 +60,7 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
   );
   app.post(
     '/admin/aplt/invoices',
-    { ...auth, schema: { body: createInvoiceBody, response: { 201: anyObject } } },
+    { ...auth, schema: { body: createInvoiceBody, response: { ...errorResponses, 201: anyObject } } },
     async (request, reply) => {
       const b = request.body;
       const db = apltDb(ctx, request);
@@ -99,7 +99,7 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
           sent_at: z.string().datetime().optional(),
           metadata: z.record(z.string(), z.unknown()).optional(),
         }),
-        response: { 200: anyObject },
+        response: { ...errorResponses, 200: anyObject },
       },
     },
     async (request) => service.updateInvoice(apltDb(ctx, request), request.params.id, request.body),
@@ -131,7 +131,7 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
         querystring: listQuery
           .omit({ status: true, document_type: true })
           .extend({ invoice_id: z.coerce.number().int().positive().optional() }),
-        response: { 200: listOf },
+        response: { ...errorResponses, 200: listOf },
       },
     },
     async (request) => {
@@ -143,7 +143,7 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
   );
   app.get(
     '/admin/aplt/credit-notes/:id',
-    { ...auth, schema: { params: idParam, response: { 200: anyObject } } },
+    { ...auth, schema: { params: idParam, response: { ...errorResponses, 200: anyObject } } },
     async (request) => {
       const db = apltDb(ctx, request);
       const cn = await service.loadInvoice(db, request.params.id);
@@ -154,7 +154,7 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
   );
   app.post(
     '/admin/aplt/credit-notes',
-    { ...auth, schema: { body: creditBody, response: { 201: anyObject } } },
+    { ...auth, schema: { body: creditBody, response: { ...errorResponses, 201: anyObject } } },
     async (request, reply) =>
       reply.code(201).send(await createCreditNote(apltDb(ctx, request), request.body, actorName(request))),
   );

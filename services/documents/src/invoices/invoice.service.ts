@@ -1,6 +1,6 @@
 import type { Kysely } from '@aplt/db';
 import { conflict, notFound, unprocessable } from '@aplt/http';
-import { insertRelation } from '../chain/relation.repository';
+import { deleteRelationsTo, insertRelation } from '../chain/relation.repository';
 import { post } from '../ledger/posting.service';
 import { allocateNumber, provisionalNumber } from '../numbering/number.repository';
 import * as orders from '../orders/order.repository';
@@ -85,6 +85,11 @@ async function writeInvoice(
     vat_rate: reverse ? '0.00' : l.vat_rate,
     vat_category: reverse ? 'AE' : categoryForRate(l.vat_rate),
   }));
+  const codes = await repo.activeVatCodes(trx);
+  const codeFor = (category: string, rate: string) =>
+    codes.find((c) => c.category === category && D(c.rate).eq(rate))?.id ?? null;
+  for (const l of lines)
+    l.vat_code_id = codeFor(l.vat_category, l.vat_rate) ?? (reverse ? null : (l.vat_code_id ?? null));
   const summary = vatSummary(lines);
   const net = sum(summary.map((r) => r.taxable_amount));
   const vat = sum(summary.map((r) => r.vat_amount));
@@ -130,6 +135,7 @@ async function writeInvoice(
     trx,
     summary.map((r) => ({
       ...r,
+      vat_code_id: codeFor(r.vat_category, r.vat_rate),
       invoice_id: header.id,
       exemption_reason: r.vat_category === 'AE' ? REVERSE_CHARGE_NOTE : null,
     })),
@@ -366,11 +372,7 @@ export async function removeInvoice(db: Kysely<any>, id: number) {
   if (h.document_type !== 'proforma')
     throw conflict(`${h.invoice_number} is a booked ${h.document_type}; correct it with a credit note`);
   await db.transaction().execute(async (trx) => {
-    await trx
-      .deleteFrom('aplt_document_relations')
-      .where('target_type', '=', 'proforma')
-      .where('target_id', '=', id)
-      .execute();
+    await deleteRelationsTo(trx, 'proforma', id);
     await repo.deleteInvoice(trx, id);
   });
 }

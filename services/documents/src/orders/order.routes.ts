@@ -2,7 +2,7 @@ import { type App, requireActor } from '@aplt/http';
 import { z } from 'zod';
 import { lineInput } from '../quotations/quotation.schemas';
 import { actorName, apltDb, type DocumentsContext } from '../shared/context';
-import { anyObject, dateInput, decimalInput, idParam, listOf } from '../shared/schemas';
+import { anyObject, dateInput, decimalInput, idParam, listOf, errorResponses } from '../shared/schemas';
 import * as service from './order.service';
 
 const createOrderBody = z.object({
@@ -42,7 +42,7 @@ export function registerOrderRoutes(app: App, ctx: DocumentsContext) {
 
   app.get(
     '/admin/aplt/orders',
-    { ...auth, schema: { querystring: listQuery, response: { 200: listOf } } },
+    { ...auth, schema: { querystring: listQuery, response: { ...errorResponses, 200: listOf } } },
     async (request) => {
       const data = await service.listOrders(apltDb(ctx, request), request.query);
       return { data, count: data.length };
@@ -50,12 +50,12 @@ export function registerOrderRoutes(app: App, ctx: DocumentsContext) {
   );
   app.get(
     '/admin/aplt/orders/:id',
-    { ...auth, schema: { params: idParam, response: { 200: anyObject } } },
+    { ...auth, schema: { params: idParam, response: { ...errorResponses, 200: anyObject } } },
     async (request) => service.loadOrder(apltDb(ctx, request), request.params.id),
   );
   app.post(
     '/admin/aplt/orders',
-    { ...auth, schema: { body: createOrderBody, response: { 201: anyObject } } },
+    { ...auth, schema: { body: createOrderBody, response: { ...errorResponses, 201: anyObject } } },
     async (request, reply) =>
       reply.code(201).send(
         await service.createOrder(apltDb(ctx, request), ctx.config, request.body, {
@@ -65,7 +65,10 @@ export function registerOrderRoutes(app: App, ctx: DocumentsContext) {
   );
   app.put(
     '/admin/aplt/orders/:id',
-    { ...auth, schema: { params: idParam, body: updateOrderBody, response: { 200: anyObject } } },
+    {
+      ...auth,
+      schema: { params: idParam, body: updateOrderBody, response: { ...errorResponses, 200: anyObject } },
+    },
     async (request) => service.updateOrder(apltDb(ctx, request), request.params.id, request.body),
   );
   app.delete('/admin/aplt/orders/:id', { ...auth, schema: { params: idParam } }, async (request, reply) => {
@@ -74,7 +77,7 @@ export function registerOrderRoutes(app: App, ctx: DocumentsContext) {
   });
   app.post(
     '/admin/aplt/orders/status',
-    { ...auth, schema: { body: statusBody, response: { 200: anyObject } } },
+    { ...auth, schema: { body: statusBody, response: { ...errorResponses, 200: anyObject } } },
     async (request) => {
       const { id, status, ...extra } = request.body;
       return service.changeOrderStatus(apltDb(ctx, request), id, status, extra);

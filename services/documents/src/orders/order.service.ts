@@ -1,7 +1,7 @@
 import type { Kysely } from '@aplt/db';
 import { conflict, notFound, unprocessable } from '@aplt/http';
 import type { Config } from '../config';
-import { insertRelation } from '../chain/relation.repository';
+import { deleteRelationsTo, insertRelation } from '../chain/relation.repository';
 import { allocateNumber } from '../numbering/number.repository';
 import {
   computeTotals,
@@ -345,11 +345,7 @@ export async function removeOrder(db: Kysely<any>, id: number) {
       throw conflict(`Order ${order.order_number} is ${order.status}; only pending orders can be deleted`);
     if ((await repo.countInvoicesOfOrder(trx, id)) > 0)
       throw conflict(`Order ${order.order_number} has invoices`);
-    await trx
-      .deleteFrom('aplt_document_relations')
-      .where('target_type', '=', 'order')
-      .where('target_id', '=', id)
-      .execute();
+    await deleteRelationsTo(trx, 'order', id);
     await repo.deleteOrder(trx, id);
     if (order.quotation_id)
       await quotations.updateQuotationHeader(trx, Number(order.quotation_id), {

@@ -2,7 +2,7 @@ import { type App, requireActor } from '@aplt/http';
 import { z } from 'zod';
 import { journalsOf } from '../ledger/ledger.repository';
 import { actorName, apltDb, type DocumentsContext } from '../shared/context';
-import { anyObject, dateInput, idParam, listOf, positiveAmount } from '../shared/schemas';
+import { anyObject, dateInput, idParam, listOf, positiveAmount, errorResponses } from '../shared/schemas';
 import * as service from './payment.service';
 
 const paymentBody = z.object({
@@ -29,7 +29,7 @@ export function registerPaymentRoutes(app: App, ctx: DocumentsContext) {
 
   app.get(
     '/admin/aplt/payments',
-    { ...auth, schema: { querystring: listQuery, response: { 200: listOf } } },
+    { ...auth, schema: { querystring: listQuery, response: { ...errorResponses, 200: listOf } } },
     async (request) => {
       const data = await service.listPayments(apltDb(ctx, request), request.query);
       return { data, count: data.length };
@@ -37,7 +37,7 @@ export function registerPaymentRoutes(app: App, ctx: DocumentsContext) {
   );
   app.get(
     '/admin/aplt/payments/:id',
-    { ...auth, schema: { params: idParam, response: { 200: anyObject } } },
+    { ...auth, schema: { params: idParam, response: { ...errorResponses, 200: anyObject } } },
     async (request) => {
       const db = apltDb(ctx, request);
       return {
@@ -48,7 +48,7 @@ export function registerPaymentRoutes(app: App, ctx: DocumentsContext) {
   );
   app.post(
     '/admin/aplt/payments',
-    { ...auth, schema: { body: paymentBody, response: { 201: anyObject } } },
+    { ...auth, schema: { body: paymentBody, response: { ...errorResponses, 201: anyObject } } },
     async (request, reply) =>
       reply
         .code(201)
@@ -60,7 +60,7 @@ export function registerPaymentRoutes(app: App, ctx: DocumentsContext) {
       ...auth,
       schema: {
         body: z.object({ invoice_id: z.coerce.number().int().positive(), amount: positiveAmount.optional() }),
-        response: { 201: anyObject },
+        response: { ...errorResponses, 201: anyObject },
       },
     },
     async (request, reply) =>
@@ -74,7 +74,7 @@ export function registerPaymentRoutes(app: App, ctx: DocumentsContext) {
       ...auth,
       schema: {
         querystring: z.object({ customer_id: z.coerce.number().int().positive() }),
-        response: { 200: anyObject },
+        response: { ...errorResponses, 200: anyObject },
       },
     },
     async (request) => service.customerCredit(apltDb(ctx, request), request.query.customer_id),

@@ -2,7 +2,7 @@ import { type App, forbidden, requireActor } from '@aplt/http';
 import { z } from 'zod';
 import { convertQuotation } from '../orders/order.service';
 import { actorName, apltDb, type DocumentsContext } from '../shared/context';
-import { anyObject, idBody, idParam, listOf } from '../shared/schemas';
+import { anyObject, idBody, idParam, listOf, errorResponses } from '../shared/schemas';
 import { createQuotationBody, listQuotationsQuery, updateQuotationBody } from './quotation.schemas';
 import * as service from './quotation.service';
 
@@ -12,7 +12,7 @@ export function registerQuotationRoutes(app: App, ctx: DocumentsContext) {
 
   app.get(
     '/admin/aplt/quotations',
-    { ...auth, schema: { querystring: listQuotationsQuery, response: { 200: listOf } } },
+    { ...auth, schema: { querystring: listQuotationsQuery, response: { ...errorResponses, 200: listOf } } },
     async (request) => {
       const q = request.query;
       // Filtering by source is a separately licensed add-on (spec 2 feature quotation_source_filter).
@@ -29,13 +29,13 @@ export function registerQuotationRoutes(app: App, ctx: DocumentsContext) {
 
   app.get(
     '/admin/aplt/quotations/:id',
-    { ...auth, schema: { params: idParam, response: { 200: anyObject } } },
+    { ...auth, schema: { params: idParam, response: { ...errorResponses, 200: anyObject } } },
     async (request) => service.loadQuotation(apltDb(ctx, request), request.params.id),
   );
 
   app.post(
     '/admin/aplt/quotations',
-    { ...auth, schema: { body: createQuotationBody, response: { 201: anyObject } } },
+    { ...auth, schema: { body: createQuotationBody, response: { ...errorResponses, 201: anyObject } } },
     async (request, reply) => {
       const q = await service.createQuotation(apltDb(ctx, request), ctx.config, request.body, {
         actor: actorName(request),
@@ -47,7 +47,10 @@ export function registerQuotationRoutes(app: App, ctx: DocumentsContext) {
 
   app.put(
     '/admin/aplt/quotations/:id',
-    { ...auth, schema: { params: idParam, body: updateQuotationBody, response: { 200: anyObject } } },
+    {
+      ...auth,
+      schema: { params: idParam, body: updateQuotationBody, response: { ...errorResponses, 200: anyObject } },
+    },
     async (request) =>
       service.updateQuotation(apltDb(ctx, request), ctx.config, request.params.id, request.body),
   );
@@ -63,7 +66,7 @@ export function registerQuotationRoutes(app: App, ctx: DocumentsContext) {
 
   app.post(
     '/admin/aplt/quotations/confirm',
-    { ...auth, schema: { body: idBody, response: { 201: anyObject } } },
+    { ...auth, schema: { body: idBody, response: { ...errorResponses, 201: anyObject } } },
     async (request, reply) => {
       const order = await convertQuotation(apltDb(ctx, request), request.body.id, {
         actor: actorName(request),
@@ -76,14 +79,17 @@ export function registerQuotationRoutes(app: App, ctx: DocumentsContext) {
     '/admin/aplt/quotations/reject',
     {
       ...auth,
-      schema: { body: idBody.extend({ reason: z.string().min(1).max(2000) }), response: { 200: anyObject } },
+      schema: {
+        body: idBody.extend({ reason: z.string().min(1).max(2000) }),
+        response: { ...errorResponses, 200: anyObject },
+      },
     },
     async (request) => service.rejectQuotation(apltDb(ctx, request), request.body.id, request.body.reason),
   );
 
   app.post(
     '/admin/aplt/quotations/expire',
-    { ...auth, schema: { response: { 200: anyObject } } },
+    { ...auth, schema: { response: { ...errorResponses, 200: anyObject } } },
     async (request) => {
       const expired = await service.expireDueQuotations(apltDb(ctx, request));
       return { expired: expired.map((e) => ({ id: Number(e.id), quotation_number: e.quotation_number })) };

@@ -1,7 +1,7 @@
 import { type App, requireActor, badRequest } from '@aplt/http';
 import { z } from 'zod';
 import { apltDb, type DocumentsContext, today } from '../shared/context';
-import { anyObject, dateInput } from '../shared/schemas';
+import { anyObject, dateInput, errorResponses } from '../shared/schemas';
 import * as service from './report.service';
 
 const periodQuery = z.object({
@@ -23,12 +23,12 @@ export function registerReportRoutes(app: App, ctx: DocumentsContext) {
 
   app.get(
     '/admin/aplt/reports/aged-receivables',
-    { ...auth, schema: { querystring: asOf, response: { 200: anyObject } } },
+    { ...auth, schema: { querystring: asOf, response: { ...errorResponses, 200: anyObject } } },
     async (request) => service.agedReceivables(apltDb(ctx, request), request.query.as_of ?? today()),
   );
   app.get(
     '/admin/aplt/reports/revenue',
-    { ...auth, schema: { querystring: periodQuery, response: { 200: anyObject } } },
+    { ...auth, schema: { querystring: periodQuery, response: { ...errorResponses, 200: anyObject } } },
     async (request) => {
       const { from, to } = range(request.query);
       return service.revenue(apltDb(ctx, request), from, to, request.query.period);
@@ -36,7 +36,7 @@ export function registerReportRoutes(app: App, ctx: DocumentsContext) {
   );
   app.get(
     '/admin/aplt/reports/vat',
-    { ...auth, schema: { querystring: periodQuery, response: { 200: anyObject } } },
+    { ...auth, schema: { querystring: periodQuery, response: { ...errorResponses, 200: anyObject } } },
     async (request) => {
       const { from, to } = range(request.query);
       return service.vatReport(apltDb(ctx, request), from, to, request.query.period);
@@ -44,7 +44,7 @@ export function registerReportRoutes(app: App, ctx: DocumentsContext) {
   );
   app.get(
     '/admin/aplt/reports/dashboard',
-    { ...auth, schema: { querystring: asOf, response: { 200: anyObject } } },
+    { ...auth, schema: { querystring: asOf, response: { ...errorResponses, 200: anyObject } } },
     async (request) => service.dashboard(apltDb(ctx, request), request.query.as_of ?? today()),
   );
 }

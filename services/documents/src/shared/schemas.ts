@@ -1,3 +1,4 @@
+import { errorBody } from '@aplt/http';
 import { z } from 'zod';
 
 /** Decimal input: a JSON string like "12.99" (preferred) or a number; never stored as a float. */
@@ -19,3 +20,13 @@ export const idBody = z.object({ id: z.coerce.number().int().positive() });
 /** Response shapes are open objects: rows carry every column the schema has. */
 export const anyObject = z.object({}).catchall(z.unknown());
 export const listOf = z.object({ data: z.array(anyObject), count: z.number() });
+
+/** Every route documents the fleet's one error body for the statuses it can answer with. */
+export const errorResponses = {
+  400: errorBody,
+  401: errorBody,
+  403: errorBody,
+  404: errorBody,
+  409: errorBody,
+  422: errorBody,
+};

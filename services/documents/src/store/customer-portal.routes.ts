@@ -9,7 +9,7 @@ import { attachLines, rejectQuotation } from '../quotations/quotation.service';
 import { writeAudit } from '../shared/audit.repository';
 import { apltDb, commerceDb, type DocumentsContext } from '../shared/context';
 import { findCustomerByEmail } from '../shared/customer.repository';
-import { anyObject, idParam, listOf } from '../shared/schemas';
+import { anyObject, idParam, listOf, errorResponses } from '../shared/schemas';
 import { commerceCustomerEmail } from './customer-portal.repository';
 
 /**
@@ -42,7 +42,7 @@ export function registerCustomerPortalRoutes(app: App, ctx: DocumentsContext) {
       ...auth,
       schema: {
         querystring: z.object({ status: z.enum(quotationStatuses).optional() }),
-        response: { 200: listOf },
+        response: { ...errorResponses, 200: listOf },
       },
     },
     async (request) => {
@@ -68,7 +68,7 @@ export function registerCustomerPortalRoutes(app: App, ctx: DocumentsContext) {
 
   app.post(
     '/store/aplt/quotes/:id/accept',
-    { ...auth, schema: { params: idParam, response: { 200: anyObject } } },
+    { ...auth, schema: { params: idParam, response: { ...errorResponses, 200: anyObject } } },
     async (request) => {
       const { who } = await ownedQuotation(request, request.params.id);
       const db = apltDb(ctx, request);
@@ -94,7 +94,7 @@ export function registerCustomerPortalRoutes(app: App, ctx: DocumentsContext) {
       schema: {
         params: idParam,
         body: z.object({ reason: z.string().trim().min(1).max(2000) }),
-        response: { 200: anyObject },
+        response: { ...errorResponses, 200: anyObject },
       },
     },
     async (request) => {
@@ -129,7 +129,7 @@ export function registerCustomerPortalRoutes(app: App, ctx: DocumentsContext) {
           status: z.enum(['open', 'paid', 'overdue']).optional(),
           year: z.coerce.number().int().min(2000).max(9999).optional(),
         }),
-        response: { 200: listOf },
+        response: { ...errorResponses, 200: listOf },
       },
     },
     async (request) => {

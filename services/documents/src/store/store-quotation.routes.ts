@@ -5,7 +5,7 @@ import { lineInput, quotationStatuses } from '../quotations/quotation.schemas';
 import * as quotations from '../quotations/quotation.service';
 import { writeAudit } from '../shared/audit.repository';
 import { apltDb, type DocumentsContext } from '../shared/context';
-import { anyObject, dateInput, decimalInput, listOf } from '../shared/schemas';
+import { anyObject, dateInput, decimalInput, listOf, errorResponses } from '../shared/schemas';
 
 /**
  * Unauthenticated quotation routes for workflow automation (n8n, AI agents) behind the proxy's
@@ -76,7 +76,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
           customer_email: z.string().email().optional(),
           limit: z.coerce.number().int().min(1).max(50).default(20),
         }),
-        response: { 200: z.union([anyObject, listOf]) },
+        response: { ...errorResponses, 200: z.union([anyObject, listOf]) },
       },
     },
     async (request) => {
@@ -90,7 +90,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
 
   app.post(
     '/store/aplt/quotations',
-    { schema: { body: createBody, response: { 201: anyObject } } },
+    { schema: { body: createBody, response: { ...errorResponses, 201: anyObject } } },
     async (request, reply) => {
       const db = apltDb(ctx, request);
       const q = await quotations.createQuotation(db, ctx.config, request.body, {
@@ -111,7 +111,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
 
   app.put(
     '/store/aplt/quotations',
-    { schema: { body: updateBody, response: { 200: anyObject } } },
+    { schema: { body: updateBody, response: { ...errorResponses, 200: anyObject } } },
     async (request) => {
       const db = apltDb(ctx, request);
       const { id, ...patch } = request.body;
@@ -126,7 +126,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
     {
       schema: {
         querystring: z.object({ quotation_id: z.coerce.number().int().positive() }),
-        response: { 200: listOf },
+        response: { ...errorResponses, 200: listOf },
       },
     },
     async (request) => {
@@ -140,7 +140,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
     {
       schema: {
         body: lineInput.extend({ quotation_id: z.coerce.number().int().positive() }),
-        response: { 201: anyObject },
+        response: { ...errorResponses, 201: anyObject },
       },
     },
     async (request, reply) => {
@@ -157,7 +157,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
 
   app.put(
     '/store/aplt/quotations/lines',
-    { schema: { body: lineUpdateBody, response: { 200: anyObject } } },
+    { schema: { body: lineUpdateBody, response: { ...errorResponses, 200: anyObject } } },
     async (request) => {
       const db = apltDb(ctx, request);
       const { id, ...patch } = request.body;
