@@ -37,15 +37,13 @@ export function startDocumentsWorker(
 
 /** Daily at 00:05: a quotation expires the day after its valid_until. Idempotent (upsert). */
 export async function scheduleQuotationExpiry(queues: QueueClient): Promise<void> {
-  await queues
-    .queue('documents')
-    .upsertJobScheduler(
-      'quotations.expire.daily',
-      { pattern: '5 0 * * *' },
-      {
-        name: 'quotations.expire',
-        data: {},
-        opts: { attempts: 3, backoff: { type: 'exponential', delay: 5_000 } },
-      },
-    );
+  await queues.queue('documents').upsertJobScheduler(
+    'quotations.expire.daily',
+    { pattern: '5 0 * * *' },
+    {
+      name: 'quotations.expire',
+      data: {},
+      opts: { attempts: 3, backoff: { type: 'exponential', delay: 5_000 } },
+    },
+  );
 }
