@@ -3,6 +3,7 @@ import { seedAccess } from './access';
 import { seedAdminUsers } from './admin-users';
 import { seedAuthCustomers } from './auth';
 import { seedCatalog } from './catalog';
+import { seedPortal } from './portal';
 import { seedLogoModal } from './logo-modal';
 import { seedTenants } from './tenants';
 import { seedDocuments } from './documents';
@@ -41,4 +42,5 @@ export const seedSteps: SeedStep[] = [
   { name: 'documents', run: seedDocuments },
   { name: 'logo modal demo products', run: seedLogoModal },
   { name: 'catalog', run: seedCatalog },
+  { name: 'portal users and ticket', run: seedPortal },
 ];

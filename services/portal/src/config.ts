@@ -10,6 +10,8 @@ export const configShape = {
   // Lifetime and tries of the e-mailed second-factor code.
   PORTAL_OTP_TTL_SECONDS: env.int(600),
   PORTAL_OTP_MAX_ATTEMPTS: env.int(5),
+  // Messaging channel of the code: e-mail (SMTP), or 'log' for a local demo without a mail server.
+  PORTAL_OTP_CHANNEL: env.oneOf(['email', 'log'] as const, 'email'),
   // Failed logins per e-mail within the window before login answers 429 (per IP: five times that).
   PORTAL_LOGIN_MAX_FAILURES: env.int(10),
   PORTAL_LOGIN_WINDOW_SECONDS: env.int(900),

@@ -1,7 +1,7 @@
 import { createMysqlDb } from '@aplt/db';
 import { runService } from '@aplt/http';
 import { buildApp } from './app';
-import { emailOtpChannel } from './auth/otp-channel';
+import { otpChannelFromConfig } from './auth/otp-channel';
 import { loadConfig } from './config';
 
 const config = loadConfig();
@@ -12,7 +12,7 @@ const db = createMysqlDb({
   password: config.MYSQL_PASSWORD,
   database: config.PORTAL_DB,
 });
-const otp = emailOtpChannel(config);
+const otp = otpChannelFromConfig(config);
 const app = await buildApp({ db, otp }, config);
 app.addHook('onClose', async () => {
   otp.close();

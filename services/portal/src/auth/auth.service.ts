@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import * as failures from './login-failure.repository';
 import type { OtpChannel } from './otp-channel';
 import * as otp from './otp.repository';
+import { hashPortalPassword } from './password-hash';
 import { passwordProblems } from './password-policy';
 import * as sessions from './session.repository';
 import { codeHash, newCode, newSessionToken, sameHash } from './tokens';
@@ -115,7 +116,7 @@ export async function changePassword(
     throw badRequest(`The new password needs ${problems.join(', ')}`, {
       issues: problems.map((p) => ({ path: 'new_password', message: p })),
     });
-  const hash = await bcrypt.hash(input.newPassword, deps.config.PORTAL_BCRYPT_ROUNDS);
+  const hash = await hashPortalPassword(input.newPassword, deps.config.PORTAL_BCRYPT_ROUNDS);
   return deps.db.transaction().execute(async (trx) => {
     await users.setPassword(trx, user.id, hash);
     return { other_sessions_ended: await sessions.deleteOtherSessions(trx, user.id, input.sessionId) };

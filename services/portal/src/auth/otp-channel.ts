@@ -32,3 +32,22 @@ export function emailOtpChannel(config: Config): OtpChannel {
     close: () => transport.close(),
   };
 }
+
+/** Local demo only: writes the code to the service's standard output instead of sending it. */
+export function logOtpChannel(
+  write: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+): OtpChannel {
+  return {
+    name: 'log',
+    async send(to, code) {
+      write(
+        JSON.stringify({ level: 40, service: 'portal', msg: `portal verification code for ${to}: ${code}` }),
+      );
+    },
+    close: () => {},
+  };
+}
+
+export function otpChannelFromConfig(config: Config): OtpChannel {
+  return config.PORTAL_OTP_CHANNEL === 'log' ? logOtpChannel() : emailOtpChannel(config);
+}
