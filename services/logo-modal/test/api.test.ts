@@ -322,7 +322,8 @@ describe('logo modal API', () => {
       // (300, 336) -> 228..372 x 300..372; at 800/600 that is 304..496 x 400..496. Logo point (150, 20)
       // is its green background; just above the logo is the bag.
       expect(px(448, 419)).toEqual([0x0a, 0x7f, 0x3f]);
-      expect(px(448, 395)).toEqual([0xef, 0xe6, 0xd2]);
+      // The bag is painted in the chosen variant's colour (900-01.003 Rood #C62828).
+      expect(px(448, 395)).toEqual([0xc6, 0x28, 0x28]);
 
       const pdf = await get('pdf');
       expect(pdf.headers['content-type']).toBe('application/pdf');

@@ -167,7 +167,8 @@
     var pos = selectedPosition();
     if (!pos) return;
     var img = $('template');
-    var url = pos.template.url;
+    var variant = selectedVariant();
+    var url = pos.template.url + (variant && variant.hex ? '?color=' + encodeURIComponent(variant.hex) : '');
     if (img.getAttribute('src') !== url) img.setAttribute('src', url);
     var shown = $('stage').clientWidth;
     var f = shown / (pos.template.width || shown);
@@ -368,6 +369,7 @@
       draw();
     });
     $('position').addEventListener('change', draw);
+    variant.addEventListener('change', draw);
     $('scale').addEventListener('input', function (e) {
       state.placement.scale = Number(e.target.value) / 100;
       draw();

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Config } from '../config';
 import { type CatalogDeps, configCheck, masterDb, requireProduct } from './catalog.service';
 import { parseSku } from './sku';
-import { loadTemplate } from './template.service';
+import { loadTemplate, withVariantColor } from './template.service';
 
 const techniqueEntry = z.object({
   code: z.string(),
@@ -130,6 +130,12 @@ export function catalogRoutes(app: App, deps: CatalogDeps, config: Config) {
     {
       schema: {
         params: z.object({ sku: z.string().max(64), position: z.string().max(100) }),
+        querystring: z.object({
+          color: z
+            .string()
+            .regex(/^#[0-9a-fA-F]{6}$/)
+            .optional(),
+        }),
         response: { 200: z.string(), 404: errorBody },
       },
     },
@@ -139,7 +145,10 @@ export function catalogRoutes(app: App, deps: CatalogDeps, config: Config) {
         .flatMap((t) => t.positions)
         .find((p) => p.code === request.params.position);
       if (!position?.templatePath) throw notFound('No template for this print position');
-      const svg = await loadTemplate(position.templatePath, config.SVG_TEMPLATE_DIR);
+      const svg = withVariantColor(
+        await loadTemplate(position.templatePath, config.SVG_TEMPLATE_DIR),
+        request.query.color,
+      );
       return reply
         .header('content-type', 'image/svg+xml')
         .header('x-content-type-options', 'nosniff')

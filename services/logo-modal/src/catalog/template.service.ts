@@ -36,3 +36,14 @@ export function loadTemplate(path: string, templateDir: string): Promise<string>
   }
   return hit;
 }
+
+const HEX = /^#[0-9a-fA-F]{6}$/;
+
+/**
+ * Templates mark the shapes that take the product colour with class="variant-color"; a style rule
+ * paints them in the chosen variant's colour, so preview and screenshot show the right product.
+ */
+export function withVariantColor(svg: string, hex: string | null | undefined): string {
+  if (!hex || !HEX.test(hex)) return svg;
+  return svg.replace(/<svg\b[^>]*>/i, (open) => `${open}<style>.variant-color{fill:${hex}}</style>`);
+}

@@ -6,14 +6,14 @@ const svgData = (svg: string) => `data:image/svg+xml;base64,${Buffer.from(svg).t
 export const toteTemplate = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600" viewBox="0 0 600 600">
 <rect width="600" height="600" fill="#f4f4f4"/>
 <path d="M210 170 C210 60 390 60 390 170" fill="none" stroke="#b9a98a" stroke-width="18"/>
-<path d="M120 170 L480 170 L510 560 L90 560 Z" fill="#efe6d2" stroke="#c9bb9b" stroke-width="4"/>
+<path class="variant-color" d="M120 170 L480 170 L510 560 L90 560 Z" fill="#efe6d2" stroke="#c9bb9b" stroke-width="4"/>
 <text x="300" y="590" font-family="sans-serif" font-size="16" text-anchor="middle" fill="#999">Demo tote bag 900-01</text>
 </svg>`;
 
 /** A ballpoint pen drawn in 800 x 200 units; the print area sits on the barrel. */
 export const penTemplate = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="200" viewBox="0 0 800 200">
 <rect width="800" height="200" fill="#ffffff"/>
-<rect x="120" y="70" width="520" height="60" rx="30" fill="#1e4fa3"/>
+<rect class="variant-color" x="120" y="70" width="520" height="60" rx="30" fill="#1e4fa3"/>
 <polygon points="640,75 740,100 640,125" fill="#c0c0c0"/>
 <rect x="90" y="78" width="60" height="44" rx="10" fill="#163b7a"/>
 <rect x="140" y="58" width="160" height="10" rx="4" fill="#9fb3d9"/>

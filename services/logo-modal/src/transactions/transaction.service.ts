@@ -13,7 +13,7 @@ import {
   type UsableTechnique,
 } from '../catalog/catalog.service';
 import { parseSku } from '../catalog/sku';
-import { loadTemplate } from '../catalog/template.service';
+import { loadTemplate, withVariantColor } from '../catalog/template.service';
 import type { Config } from '../config';
 import type { FileKind, ModalDb } from '../db-types';
 import type { FileStore } from '../files/file-store';
@@ -247,6 +247,7 @@ interface Resolved {
   position: UsablePosition;
   variantSku: string;
   colorName: string;
+  hex: string | null;
 }
 
 /** The selection, checked against the catalog: the print area always comes from the catalog. */
@@ -264,7 +265,14 @@ function resolveSelection(loaded: ProductForModal, tx: TransactionRow, input: Ad
   if (variantSku !== tx.product_sku && !variant) {
     throw unprocessable(`Variant ${variantSku} does not belong to product ${tx.product_sku}`);
   }
-  return { loaded, technique, position, variantSku, colorName: variant?.colorName ?? '' };
+  return {
+    loaded,
+    technique,
+    position,
+    variantSku,
+    colorName: variant?.colorName ?? '',
+    hex: variant?.hex ?? null,
+  };
 }
 
 async function loadLogo(deps: TransactionDeps, db: Kysely<ModalDb>, tx: TransactionRow) {
@@ -287,7 +295,10 @@ async function generateFiles(
 ) {
   const logo = await loadLogo(deps, db, tx);
   if (!sel.position.templatePath) throw unprocessable(`Product ${tx.product_sku} has no SVG template`);
-  const templateSvg = await loadTemplate(sel.position.templatePath, deps.config.SVG_TEMPLATE_DIR);
+  const templateSvg = withVariantColor(
+    await loadTemplate(sel.position.templatePath, deps.config.SVG_TEMPLATE_DIR),
+    sel.hex,
+  );
   const cfg = tx.logo_config as LogoConfigInput;
   const placement = { scale: cfg.scale, x: cfg.x, y: cfg.y };
   const shotInput = { templateSvg, box: sel.position.box, logo, placement };
