@@ -101,6 +101,13 @@ describe('document rules (in-process app, real databases)', () => {
       }),
     ]);
     expect(inv.body.lines[0]).toMatchObject({ vat_category: 'AE', vat_rate: '0.00' });
+    const journal = (await call('GET', `/admin/aplt/invoices/${inv.body.id}`)).body.journal;
+    expect(journal[0].lines.map((l: any) => l.system_key).sort()).toEqual(['receivables', 'revenue']);
+    const q = await call('POST', '/admin/aplt/quotations', {
+      customer_id: cat.customerDe,
+      lines: [line(10, '12.50')],
+    });
+    expect(q.body).toMatchObject({ vat_total: '0.00', shipping_cost: '12.99', total: '137.99' });
   });
 
   it('applies franco pricing: free at the limit, settings override env, per-box cost when configured', async () => {
@@ -279,6 +286,7 @@ describe('document rules (in-process app, real databases)', () => {
     );
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ title: 'Aangepast', status: 'open' });
+    expect(put.body).not.toHaveProperty('internal_notes');
     const added = await call(
       'POST',
       '/store/aplt/quotations/lines',

@@ -44,6 +44,12 @@ const lineUpdateBody = z.object({
   discount_percent: decimalInput.optional(),
 });
 
+/** Staff-only fields never leave through the unauthenticated routes. */
+function publicView<T extends Record<string, unknown>>(q: T) {
+  const { internal_notes: _i, created_by: _c, ...rest } = q;
+  return rest;
+}
+
 function audit(
   request: FastifyRequest,
   action: string,
@@ -82,8 +88,8 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
     async (request) => {
       const db = apltDb(ctx, request);
       const q = request.query;
-      if (q.id) return quotations.loadQuotation(db, q.id);
-      const data = await quotations.listQuotations(db, { ...q, offset: 0 });
+      if (q.id) return publicView(await quotations.loadQuotation(db, q.id));
+      const data = (await quotations.listQuotations(db, { ...q, offset: 0 })).map(publicView);
       return { data, count: data.length };
     },
   );
@@ -105,7 +111,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
           total: q.total,
         }),
       );
-      return reply.code(201).send(q);
+      return reply.code(201).send(publicView(q));
     },
   );
 
@@ -117,7 +123,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
       const { id, ...patch } = request.body;
       const q = await quotations.updateQuotation(db, ctx.config, id, patch);
       await writeAudit(db, audit(request, 'quotation.update', 'quotation', id, patch));
-      return q;
+      return publicView(q);
     },
   );
 
