@@ -35,6 +35,8 @@ export function launchChromium(executablePath: string): Promise<Browser> {
   });
 }
 
+const PAGE_REUSE_LIMIT = 500;
+
 export class PoolBusyError extends Error {
   constructor() {
     super('PDF renderer queue is full');
@@ -55,6 +57,8 @@ export class BrowserPool {
   private active = 0;
   private readonly waiters: Array<() => void> = [];
   private closed = false;
+  // Renders per page: a page is closed after PAGE_REUSE_LIMIT so renderer memory cannot creep.
+  private readonly pageUses = new WeakMap<Page, number>();
   readonly stats = { launches: 0, crashes: 0, renders: 0, peakActive: 0, peakQueued: 0 };
 
   constructor(private readonly opts: BrowserPoolOptions) {}
@@ -99,7 +103,13 @@ export class BrowserPool {
       try {
         page = this.idle.pop() ?? (await this.newPage(browser));
         const result = await fn(page);
-        if (browser === this.browser && browser.connected && !page.isClosed()) this.idle.push(page);
+        const uses = (this.pageUses.get(page) ?? 0) + 1;
+        this.pageUses.set(page, uses);
+        if (uses < PAGE_REUSE_LIMIT && browser === this.browser && browser.connected && !page.isClosed()) {
+          this.idle.push(page);
+        } else if (!page.isClosed()) {
+          page.close().catch(() => {});
+        }
         page = undefined;
         this.stats.renders++;
         return result;
