@@ -11,6 +11,7 @@ import {
 } from '@aplt/config';
 import { createMysqlDb, createPgDb, migrateFleet, TenantDatabases, TenantRegistry } from '@aplt/db';
 import { freePort, localUpstreams, type RunningProxy, startCaddy } from '@aplt/proxy';
+import { startMailCatcher, type MailCatcher } from './mail-catcher';
 import { fleetProcesses } from './manifest';
 import { seedSteps } from './seeds';
 
@@ -28,6 +29,9 @@ export const fleetEnvShape = {
   FLEET_DB_PREFIX: env.optionalStr(),
   // Comma list of demo tenant ids to seed (default: all 11), to keep test fleets small.
   FLEET_TENANTS: env.list([]),
+  // A real SMTP relay for the fleet's mail; unset: a local catcher keeps every message in .run/mail.
+  SMTP_HOST: env.optionalStr(),
+  FLEET_MAIL_DIR: env.str('.run/mail'),
 };
 
 export interface RunningFleet {
@@ -140,6 +144,18 @@ export async function startFleet(opts: {
     serviceEnv[`${s.toUpperCase().replace(/-/g, '_')}_URL`] = `http://127.0.0.1:${ports[s]}`;
   }
   serviceEnv.LICENSE_API_URL = `http://127.0.0.1:${ports.access}`;
+  let mail: MailCatcher | undefined;
+  if (!e.SMTP_HOST) {
+    mail = await startMailCatcher(e.FLEET_MAIL_DIR, (line) => log(line));
+    Object.assign(serviceEnv, {
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(mail.port),
+      SMTP_TLS_REJECT_UNAUTHORIZED: 'false',
+    });
+    notes.push(
+      `mail: every message is kept in ${e.FLEET_MAIL_DIR}/ and summarised in this log (SMTP 127.0.0.1:${mail.port})`,
+    );
+  }
   serviceEnv.PUBLIC_PROXY_URL = `http://127.0.0.1:${e.PROXY_PORT}`;
 
   const stopChildren = async () => {
@@ -199,6 +215,7 @@ export async function startFleet(opts: {
   } catch (err) {
     stopping = true;
     await stopChildren();
+    await mail?.close();
     throw err;
   }
   const runningProxy = proxy;
@@ -214,6 +231,7 @@ export async function startFleet(opts: {
       stopping = true;
       await runningProxy.stop();
       await stopChildren();
+      await mail?.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serviceNames } from '@aplt/config';
@@ -17,11 +17,13 @@ describe('the start command brings the whole fleet up behind the proxy', () => {
   let fleet: RunningFleet;
   const output: string[] = [];
   let proxyPort: number;
+  let mailDir: string;
 
   beforeAll(async () => {
     const { pg, mysql, redisUrl } = testServers();
     proxyPort = await freePort();
     const work = mkdtempSync(join(tmpdir(), 'fleet-'));
+    mailDir = join(work, 'mail');
     fleet = await startFleet({
       env: {
         PG_HOST: pg.host,
@@ -44,6 +46,7 @@ describe('the start command brings the whole fleet up behind the proxy', () => {
         LICENSE_CACHE_DIR: join(work, 'cache'),
         FILE_STORE_DIR: join(work, 'files'),
         DEVPROJECTS_REPO_DIR: join(work, 'repo'),
+        FLEET_MAIL_DIR: mailDir,
         LOG_LEVEL: 'warn',
       },
       log: (line) => output.push(line),
@@ -102,6 +105,23 @@ describe('the start command brings the whole fleet up behind the proxy', () => {
       expect(res.status, `${tenant}: ${res.text()}`).toBe(200);
       expect(typeof res.json().token).toBe('string');
     }
+  });
+
+  it("delivers the fleet's mail to the local catcher (a password reset link)", async () => {
+    const res = await via('acme.localhost', '/auth/user/emailpass/reset-password', {
+      method: 'POST',
+      body: { identifier: demoAdmin.email },
+    });
+    expect(res.status).toBe(201);
+    let found = '';
+    for (let i = 0; i < 100 && !found; i++) {
+      for (const f of readdirSync(mailDir).filter((n) => n.endsWith('.eml'))) {
+        const text = readFileSync(join(mailDir, f), 'utf8');
+        if (text.includes('reset-password')) found = text;
+      }
+      if (!found) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(found).toContain(demoAdmin.email.split('@')[0]);
   });
 
   it('stops every process on stop()', async () => {
