@@ -162,6 +162,8 @@ export class HttpLicenseClient implements LicenseClient {
       };
     }
     this.states.set(tenantId, state);
+    // A tenant first seen after start (registered later) is fetched at once, not at the next poll.
+    if (this.timer && !this.closed) queueMicrotask(() => void this.refresh(tenantId));
     return state;
   }
 

@@ -22,7 +22,14 @@ export function readSnapshot(dir: string, tenantId: string): Snapshot | null {
   } catch {
     return null;
   }
-  const parsed = snapshotSchema.safeParse(JSON.parse(text));
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // A damaged file (disk full, hand edit) counts as no snapshot: the next link of the chain.
+    return null;
+  }
+  const parsed = snapshotSchema.safeParse(json);
   return parsed.success && parsed.data.tenant_id === tenantId ? parsed.data : null;
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpLicenseClient, type LicenseClientOptions } from '@aplt/licensing';
@@ -179,5 +179,19 @@ describe('license client against the real license API', () => {
     expect(readdirSync(dir)).toEqual(['features-acme.json']);
     expect(() => JSON.parse(readFileSync(join(dir, 'features-acme.json'), 'utf8'))).not.toThrow();
     expect(existsSync(join(dir, 'features-acme.json'))).toBe(true);
+  });
+
+  it('treats a damaged snapshot as none, and fetches a tenant first seen after start at once', async () => {
+    const dir = newDir();
+    writeFileSync(join(dir, 'features-acme.json'), '{"tenant_id": "acme", "featu');
+    const offline = client({ apiUrl: 'http://127.0.0.1:1', cacheDir: dir, envFeatures: 'quotations' });
+    await offline.start(['acme']);
+    expect(offline.status('acme').source).toBe('env');
+
+    const late = client();
+    await late.start([]);
+    expect(late.status('acme').source).toBe('all-features');
+    await expect.poll(() => late.status('acme').source).toBe('api');
+    expect(late.isFeatureEnabled('acme', 'crm')).toBe(false);
   });
 });
