@@ -5,8 +5,8 @@ export const configShape = {
   ...httpEnv,
   ...jwtEnv,
   ...redisEnv,
-  // The bare git repository holding main and every dev-project/<code> branch (created if missing).
-  DEVPROJECTS_GIT_DIR: env.str('.data/devprojects.git'),
+  // Directory of the bare git repositories (<tenant>.git: main + dev-project/<code>), created if missing.
+  DEVPROJECTS_GIT_DIR: env.str('.cache/devprojects'),
   // Author and committer of every commit the service makes: a bot, never a person's identity.
   DEVPROJECTS_BOT_NAME: env.str('APLT Dev Bot'),
   DEVPROJECTS_BOT_EMAIL: env.str('devbot@aplt.localhost'),

@@ -49,6 +49,8 @@ export async function login(
 
   const { token, id } = newSessionToken();
   const code = newCode();
+  // Housekeeping on the (rare) successful login keeps the table small without a cron job.
+  await sessions.deleteExpiredSessions(db);
   await db.transaction().execute(async (trx) => {
     await sessions.insertSession(trx, {
       id,
