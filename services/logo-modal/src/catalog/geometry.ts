@@ -13,12 +13,14 @@ const num = (v: unknown): number | undefined => {
 
 /**
  * Print coordinates come from several suppliers in several shapes: a box {x, y, width, height}
- * (or left/top), two corners {x1, y1, x2, y2}, or a polygon {points: [[x, y], ...]}. All become
+ * (or left/top), two corners {x1, y1, x2, y2}, or a polygon ({points: [...]} or the bare array, points as
+ * [x, y], {x, y} or {distance_from_left, distance_from_top}). All become
  * one bounding box; anything unusable counts as "no coordinates".
  */
 export function coordinatesBox(raw: unknown): Box | undefined {
   if (!raw || typeof raw !== 'object') return undefined;
-  const c = raw as Record<string, unknown>;
+  // Supplier print data may store the polygon itself as the array.
+  const c = (Array.isArray(raw) ? { points: raw } : raw) as Record<string, unknown>;
   let box: Box | undefined;
   const x = num(c.x ?? c.left);
   const y = num(c.y ?? c.top);
@@ -38,7 +40,10 @@ export function coordinatesBox(raw: unknown): Box | undefined {
       .map((p) =>
         Array.isArray(p)
           ? [num(p[0]), num(p[1])]
-          : [num((p as Record<string, unknown>)?.x), num((p as Record<string, unknown>)?.y)],
+          : [
+              num((p as Record<string, unknown>)?.x ?? (p as Record<string, unknown>)?.distance_from_left),
+              num((p as Record<string, unknown>)?.y ?? (p as Record<string, unknown>)?.distance_from_top),
+            ],
       )
       .filter((p): p is [number, number] => p[0] !== undefined && p[1] !== undefined);
     if (pts.length >= 3) {

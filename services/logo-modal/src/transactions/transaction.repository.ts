@@ -32,19 +32,6 @@ export async function findTransaction(db: Db, id: string): Promise<TransactionRo
   return db.selectFrom('aplt_logo_transactions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Row lock, so two 'Add to Order' clicks of one transaction run one after the other. */
-export async function lockTransaction(
-  db: Transaction<ModalDb>,
-  id: string,
-): Promise<TransactionRow | undefined> {
-  return db
-    .selectFrom('aplt_logo_transactions')
-    .selectAll()
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
-}
-
 export async function updateTransaction(
   db: Db,
   id: string,
