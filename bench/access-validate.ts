@@ -18,6 +18,9 @@ const forwarded = {
 };
 const cases: Array<{ name: string; url: string; headers: Record<string, string>; status: number }> = [
   { name: 'bare Fastify 204 (baseline)', url: bare.url, headers: {}, status: 204 },
+  // The same app stack (createApp: request ids, hooks, trustProxy) without any decision: how much
+  // of the gap to the bare route is the fleet's shared stack rather than forward auth itself.
+  { name: 'access GET /healthz (stack)', url: `${fx.url}/healthz`, headers: {}, status: 200 },
   {
     name: 'allow: whitelisted IP',
     url: `${fx.url}/api/validate`,
