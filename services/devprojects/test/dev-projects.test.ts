@@ -275,6 +275,49 @@ describe('dev projects', () => {
     expect(status.changelog[0].action).toBe('deployed');
   });
 
+  it('fails a rebuild whose commit is gone back to in_progress, and reports a vanished branch as 409', async () => {
+    const p = (await call('POST', '/admin/dev-projects', { name: 'Fragile', project_type: 'bugfix' })).json()
+      .dev_project;
+    await call('POST', '/admin/dev-projects/commit', {
+      project_id: p.id,
+      message: 'Work',
+      files: [{ file_path: 'x.txt', content: 'x\n' }],
+    });
+    const res = await call('POST', '/admin/dev-projects/rebuild', { project_id: p.id, tenant: 'acme' });
+    expect(res.statusCode).toBe(202);
+    // The pinned commit no longer exists (e.g. the repository was replaced from a backup).
+    await h.fleet.tenantDbs
+      .get('acme')!
+      .aplt.db.updateTable('aplt_deployment_logs')
+      .set({ commit_sha: 'f'.repeat(40) })
+      .where('id', '=', res.json().deployment.id)
+      .execute();
+    const worker = h.startWorker();
+    const { QueueEvents } = await import('bullmq');
+    const events = new QueueEvents('rebuild', { connection: { url: h.redis.url }, prefix: h.redis.prefix });
+    try {
+      await events.waitUntilReady();
+      const job = await h.queue.queue('rebuild').getJob(res.json().job_id);
+      if (!(await job?.isCompleted())) await job?.waitUntilFinished(events);
+    } finally {
+      await events.close();
+      await worker.close();
+    }
+    const status = (await call('GET', `/admin/dev-projects/status?project_id=${p.id}`)).json();
+    expect(status.dev_project).toMatchObject({
+      status: 'in_progress',
+      version: '0.1.0.1',
+      deployed_at: null,
+    });
+    expect(status.deployments[0]).toMatchObject({ status: 'failed' });
+    expect(status.changelog[0].action).toBe('rebuild_failed');
+
+    await gitCli(h.gitDir('acme'), 'update-ref', '-d', `refs/heads/${p.branch_name}`);
+    const diff = await call('GET', `/admin/dev-projects/diff?project_id=${p.id}`);
+    expect(diff.statusCode).toBe(409);
+    expect(diff.json()).toMatchObject({ type: 'conflict', reason: 'branch_missing' });
+  });
+
   it('reports version information', async () => {
     const res = await call('GET', '/admin/dev-projects/version');
     expect(res.statusCode).toBe(200);

@@ -117,7 +117,7 @@ export class GitRepository {
   async commit(branch: string, message: string, files: FileWrite[]): Promise<string | null> {
     await this.ensure();
     const parent = await this.resolve(branch);
-    if (!parent) throw new GitError(`Branch ${branch} does not exist`, null, '');
+    if (!parent) throw new BranchMissingError(branch);
     const dir = await mkdtemp(join(tmpdir(), 'devprojects-index-'));
     try {
       const env = { GIT_INDEX_FILE: join(dir, 'index') };
@@ -261,7 +261,7 @@ export class GitRepository {
   private async mustResolve(branch: string): Promise<string> {
     await this.ensure();
     const head = await this.resolve(branch);
-    if (!head) throw new GitError(`Branch ${branch} does not exist`, null, '');
+    if (!head) throw new BranchMissingError(branch);
     return head;
   }
 
@@ -285,6 +285,13 @@ export class GitRepository {
         ...opts.env,
       },
     });
+  }
+}
+
+export class BranchMissingError extends Error {
+  constructor(readonly branch: string) {
+    super(`Branch ${branch} does not exist in the repository`);
+    this.name = 'BranchMissingError';
   }
 }
 

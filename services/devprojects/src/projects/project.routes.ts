@@ -292,7 +292,9 @@ export function projectRoutes(app: App, deps: ProjectRouteDeps) {
       const c = ctx(request);
       const project = await projects.getProject(c, { id: request.query.project_id });
       const [git, files, changelog, deployments] = await Promise.all([
-        c.git.status(project.branch_name),
+        c.git.status(project.branch_name).catch((err: unknown) => {
+          throw projects.missingBranchAsConflict(err);
+        }),
         repo.listFiles(c.db, project.id),
         repo.listChangelog(c.db, project.id),
         latestDeployments(c.db, project.id),

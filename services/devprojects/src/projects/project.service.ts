@@ -1,6 +1,6 @@
 import type { Kysely, TenantRecord } from '@aplt/db';
 import { conflict, notFound, unprocessable } from '@aplt/http';
-import { BranchMovedError, type GitRepository } from '../git/git-repository';
+import { BranchMissingError, BranchMovedError, type GitRepository } from '../git/git-repository';
 import * as repo from './project.repository';
 import { bumpVersion, nextStatus } from './version';
 
@@ -132,7 +132,7 @@ export async function commit(
     );
   } catch (err) {
     if (err instanceof BranchMovedError) throw conflict(err.message, { branch: project.branch_name });
-    throw err;
+    throw missingBranchAsConflict(err);
   }
   if (!sha) throw unprocessable('Nothing to commit: the files are unchanged on the branch');
   const diff = await ctx.git.diff(project.branch_name);
@@ -168,18 +168,26 @@ export async function commit(
   return { sha, branch: project.branch_name, ...updated };
 }
 
+/** A project whose branch vanished from the repository (deleted by hand, repository replaced). */
+export function missingBranchAsConflict(err: unknown): unknown {
+  return err instanceof BranchMissingError
+    ? conflict(err.message, { branch: err.branch, reason: 'branch_missing' })
+    : err;
+}
+
 export async function diff(ctx: ProjectContext, projectId: number) {
   const project = await getProject(ctx, { id: projectId });
-  return {
-    project_id: project.id,
-    branch: project.branch_name,
-    ...(await ctx.git.diff(project.branch_name)),
-  };
+  const result = await ctx.git.diff(project.branch_name).catch((err: unknown) => {
+    throw missingBranchAsConflict(err);
+  });
+  return { project_id: project.id, branch: project.branch_name, ...result };
 }
 
 export async function browse(ctx: ProjectContext, projectId: number, path: string) {
   const project = await getProject(ctx, { id: projectId });
-  const found = await ctx.git.browse(project.branch_name, path);
+  const found = await ctx.git.browse(project.branch_name, path).catch((err: unknown) => {
+    throw missingBranchAsConflict(err);
+  });
   if (!found) throw notFound(`No file or directory ${path} on ${project.branch_name}`, { path });
   return { project_id: project.id, branch: project.branch_name, path, ...found };
 }
