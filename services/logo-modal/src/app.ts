@@ -1,5 +1,6 @@
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
 import { createApp, pingPg, type TenantContext } from '@aplt/http';
 import type { QueueClient } from '@aplt/queue';
 import { catalogRoutes } from './catalog/catalog.routes';
@@ -27,6 +28,8 @@ export async function buildApp(deps: Deps, config: Config) {
   const origins = allowedOrigins(config);
   // Cross-origin API access only for the five configured webshop origins (spec 3, authentication).
   await app.register(cors, { origin: origins, methods: ['GET', 'POST', 'DELETE'], maxAge: 600 });
+  // Only routes that opt in (the writes) are limited; reads of files stay unlimited.
+  await app.register(rateLimit, { global: false });
   await app.register(multipart, { limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 1, fields: 10 } });
 
   const browser = new BrowserPool(config.CHROMIUM_PATH);

@@ -32,6 +32,8 @@ export const configShape = {
   CALLBACK_ALLOW_PRIVATE: env.bool(false),
   // Per-attempt timeout of a callback POST.
   CALLBACK_TIMEOUT_MS: env.int(10_000),
+  // Writes (create, upload, Add to Order, PDF) per client IP and minute: the modal host is public.
+  WRITE_RATE_LIMIT_PER_MINUTE: env.int(60),
   // Largest accepted logo upload.
   UPLOAD_MAX_BYTES: env.int(5 * 1024 * 1024),
   // Headless Chromium that prints proofs and EPS sources to PDF (vector SVG stays vector).

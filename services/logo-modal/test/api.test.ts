@@ -472,3 +472,23 @@ describe('logo modal API', () => {
     expect(bad.statusCode).toBe(400);
   });
 });
+
+describe('write rate limit', () => {
+  let h: ModalHarness;
+  beforeAll(async () => {
+    h = await startHarness({ WRITE_RATE_LIMIT_PER_MINUTE: '3' });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('answers 429 with the error body after the configured writes per minute, reads stay open', async () => {
+    const create = () =>
+      h.app.inject({ method: 'POST', url: '/api/transactions', payload: { productSku: '900-01' } });
+    for (let i = 0; i < 3; i++) expect((await create()).statusCode).toBe(201);
+    const limited = await create();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ type: 'rate_limited' });
+    expect((await h.app.inject({ url: '/api/config-check/900-01' })).statusCode).toBe(200);
+  });
+});

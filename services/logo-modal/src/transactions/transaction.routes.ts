@@ -104,9 +104,11 @@ export const publicBaseUrl = (config: Config, request: { protocol: string; host:
   config.MODAL_PUBLIC_URL?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
 
 export function transactionRoutes(app: App, deps: TransactionDeps) {
+  const limited = { rateLimit: { max: deps.config.WRITE_RATE_LIMIT_PER_MINUTE, timeWindow: 60_000 } };
   app.post(
     '/api/transactions',
     {
+      config: limited,
       schema: {
         body: createBody,
         response: {
@@ -135,6 +137,7 @@ export function transactionRoutes(app: App, deps: TransactionDeps) {
   app.post(
     '/api/transactions/:id/logo',
     {
+      config: limited,
       schema: {
         params: idParams,
         response: {
@@ -161,7 +164,10 @@ export function transactionRoutes(app: App, deps: TransactionDeps) {
 
   app.post(
     '/api/transactions/:id/add-to-order',
-    { schema: { params: idParams, body: addBody.optional(), response: { 200: addToOrderView, ...errors } } },
+    {
+      config: limited,
+      schema: { params: idParams, body: addBody.optional(), response: { 200: addToOrderView, ...errors } },
+    },
     async (request) =>
       addToOrder(deps, request.params.id, request.body ?? {}, publicBaseUrl(deps.config, request)),
   );
@@ -169,6 +175,7 @@ export function transactionRoutes(app: App, deps: TransactionDeps) {
   app.post(
     '/api/transactions/:id/generate-pdf',
     {
+      config: limited,
       schema: {
         params: idParams,
         response: {
