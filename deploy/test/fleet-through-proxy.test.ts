@@ -38,7 +38,7 @@ describe('tenant backends through the proxy', () => {
   it('reaches a service health route under /-/<service>/ and reports its readiness', async () => {
     const res = await proxy.request('acme.localhost', '/-/documents/readyz');
     expect(res.status).toBe(200);
-    expect(res.json()).toEqual({ status: 'ready', checks: {} });
+    expect(res.json()).toMatchObject({ status: 'ready' });
   });
 
   it('answers 502 for a service that is not running, and a JSON 404 for an unknown host', async () => {
