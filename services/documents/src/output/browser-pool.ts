@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
 export interface BrowserPoolOptions {
@@ -53,6 +54,7 @@ export class PoolBusyError extends Error {
 export class BrowserPool {
   private browser: Browser | null = null;
   private launching: Promise<Browser> | null = null;
+  private lastLaunchError: Error | null = null;
   private idle: Page[] = [];
   private active = 0;
   private readonly waiters: Array<() => void> = [];
@@ -73,10 +75,21 @@ export class BrowserPool {
     }
   }
 
-  /** Readiness: the browser is up (launching it if needed) and answers over its protocol. */
+  /**
+   * Readiness, without ever holding a probe for a cold start (probes time out in 2 s): a running
+   * browser must answer over its protocol; a missing binary or a failed launch is reported; a
+   * browser not started yet (or starting) counts as ready and is started in the background, so
+   * the first probe warms it.
+   */
   async ping(): Promise<string> {
-    const browser = await this.ensureBrowser();
-    return browser.version();
+    if (this.closed) throw new Error('browser pool is closed');
+    if (this.browser?.connected) return this.browser.version();
+    const path = this.executablePath();
+    if (!existsSync(path)) throw new Error(`browser binary ${path} not found`);
+    const failed = this.lastLaunchError;
+    this.ensureBrowser().catch(() => {});
+    if (failed) throw failed;
+    return 'starting';
   }
 
   /** Process id of the current browser (benchmarks measure its memory; tests kill it). */
@@ -139,10 +152,22 @@ export class BrowserPool {
     return this.launching;
   }
 
+  private executablePath(): string {
+    return typeof this.opts.executablePath === 'function'
+      ? this.opts.executablePath()
+      : this.opts.executablePath;
+  }
+
   private async launch(): Promise<Browser> {
-    const path =
-      typeof this.opts.executablePath === 'function' ? this.opts.executablePath() : this.opts.executablePath;
-    const browser = await launchChromium(path);
+    const path = this.executablePath();
+    let browser: Browser;
+    try {
+      browser = await launchChromium(path);
+    } catch (err) {
+      this.lastLaunchError = err instanceof Error ? err : new Error(String(err));
+      throw err;
+    }
+    this.lastLaunchError = null;
     this.stats.launches++;
     this.browser = browser;
     this.idle = [];

@@ -57,7 +57,7 @@ describe('BrowserPool with Debian Chromium', () => {
   it('a browser killed during a render costs no request: the render is retried on a new browser', async () => {
     const crashed = deferred();
     const pool = makePool(2, undefined, crashed.resolve);
-    await pool.ping();
+    await pool.withPage(async (page) => page.setContent(HTML));
     const firstPid = pool.browserPid()!;
     const started = deferred();
     const gate = deferred();
@@ -98,11 +98,24 @@ describe('BrowserPool with Debian Chromium', () => {
     expect(await pool.ping()).toMatch(/HeadlessChrome|Chrome/);
   });
 
-  it('a missing browser fails the readiness ping and each render, not the process', async () => {
-    const pool = new BrowserPool({ executablePath: () => '/nonexistent/chromium', size: 1 });
-    pools.push(pool);
-    await expect(pool.ping()).rejects.toThrow();
-    await expect(pool.withPage(async () => 'never')).rejects.toThrow();
+  it('readiness warms the browser in the background and then checks it over its protocol', async () => {
+    const pool = makePool(1);
+    expect(await pool.ping()).toBe('starting');
+    await pool.withPage(async (page) => page.setContent(HTML));
+    expect(await pool.ping()).toMatch(/Chrome/);
+    expect(pool.stats.launches).toBe(1);
+  });
+
+  it('a missing or broken browser fails the readiness ping and each render, not the process', async () => {
+    const missing = new BrowserPool({ executablePath: () => '/nonexistent/chromium', size: 1 });
+    pools.push(missing);
+    await expect(missing.ping()).rejects.toThrow('not found');
+    await expect(missing.withPage(async () => 'never')).rejects.toThrow();
+
+    const broken = new BrowserPool({ executablePath: '/bin/false', size: 1 });
+    pools.push(broken);
+    await expect(broken.withPage(async () => 'never')).rejects.toThrow();
+    await expect(broken.ping()).rejects.toThrow();
   });
 
   it('refuses beyond the queue limit instead of piling up', async () => {
