@@ -168,9 +168,14 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
     });
   });
 
-  it('is idempotent: running the products connector again updates instead of inserting', async () => {
+  it('is idempotent: running the products connector again inserts nothing and rewrites nothing unchanged', async () => {
     const again = await runConnector('01_products');
-    expect(again.run).toMatchObject({ status: 'succeeded', rows_inserted: 0, rows_updated: 3 });
+    expect(again.run).toMatchObject({
+      status: 'succeeded',
+      rows_inserted: 0,
+      rows_updated: 0,
+      metadata: { unchanged: 3 },
+    });
   });
 
   it('never runs one connector twice at once: a second start while queued is 409', async () => {

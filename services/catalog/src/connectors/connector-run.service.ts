@@ -38,7 +38,7 @@ export async function runConnector(
   log: (msg: string, extra?: object) => void = () => {},
 ): Promise<void> {
   if (!(await markRunning(db, runId))) return;
-  const totals = { read: 0, inserted: 0, updated: 0, rejected: 0 };
+  const totals = { read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0 };
   try {
     const supplier = await supplierFeed(db, connector.supplier);
     if (!supplier) throw new Error(`Supplier ${connector.supplier} is not configured (aplt_suppliers)`);
@@ -66,6 +66,7 @@ export async function runConnector(
           const result = await writeBatch(trx, batch, write);
           totals.inserted += result.inserted;
           totals.updated += result.updated;
+          totals.unchanged += result.unchanged;
           pendingRejects.push(...result.rejects);
           batch = [];
         }
@@ -77,6 +78,7 @@ export async function runConnector(
           inserted: totals.inserted,
           updated: totals.updated,
           rejected: totals.rejected,
+          metadata: { unchanged: totals.unchanged },
         });
       };
       let lastRow = 0;
@@ -161,7 +163,7 @@ async function writeBatch(
   trx: Transaction<any>,
   batch: Array<{ rowNumber: number; row: any }>,
   write: Writer,
-): Promise<Counts & { rejects: Reject[] }> {
+): Promise<Required<Counts> & { rejects: Reject[] }> {
   const toRejects = (r: BatchResult, items: typeof batch): Reject[] =>
     (r.unknown ?? []).map((u) => {
       const item = items[u.index] as (typeof batch)[number];
@@ -174,12 +176,17 @@ async function writeBatch(
       batch.map((b) => b.row),
     );
     await sql`RELEASE SAVEPOINT connector_batch`.execute(trx);
-    return { inserted: r.inserted, updated: r.updated, rejects: toRejects(r, batch) };
+    return {
+      inserted: r.inserted,
+      updated: r.updated,
+      unchanged: r.unchanged ?? 0,
+      rejects: toRejects(r, batch),
+    };
   } catch {
     await sql`ROLLBACK TO SAVEPOINT connector_batch`.execute(trx);
   }
   // The database refused the batch: find the culprit rows one by one.
-  const out = { inserted: 0, updated: 0, rejects: [] as Reject[] };
+  const out = { inserted: 0, updated: 0, unchanged: 0, rejects: [] as Reject[] };
   for (const item of batch) {
     await sql`SAVEPOINT connector_row`.execute(trx);
     try {
@@ -187,6 +194,7 @@ async function writeBatch(
       await sql`RELEASE SAVEPOINT connector_row`.execute(trx);
       out.inserted += r.inserted;
       out.updated += r.updated;
+      out.unchanged += r.unchanged ?? 0;
       out.rejects.push(...toRejects(r, [item]));
     } catch (err) {
       await sql`ROLLBACK TO SAVEPOINT connector_row`.execute(trx);

@@ -6,6 +6,8 @@ type Db = Kysely<any> | Transaction<any>;
 export interface Counts {
   inserted: number;
   updated: number;
+  /** Rows that matched an existing row with the same values (not rewritten). */
+  unchanged?: number;
 }
 export interface UnknownKey {
   index: number;
@@ -54,8 +56,25 @@ export async function upsertProducts(db: Db, supplier: string, rows: ProductRow[
       supplier_category_code = EXCLUDED.supplier_category_code, printable = EXCLUDED.printable,
       number_of_print_positions = EXCLUDED.number_of_print_positions, image_url = EXCLUDED.image_url,
       images = EXCLUDED.images, last_imported_at = EXCLUDED.last_imported_at
+    -- An unchanged product is not rewritten: that would recompute its search vector and index
+    -- entries for nothing, and most of a daily feed is unchanged.
+    WHERE (p.name_nl, p.name_en, p.name_de, p.description_nl, p.description_en, p.description_de, p.brand,
+        p.material, p.dimensions, p.country_of_origin, p.supplier_category_code, p.printable,
+        p.number_of_print_positions, p.image_url, p.images)
+      IS DISTINCT FROM (EXCLUDED.name_nl, EXCLUDED.name_en, EXCLUDED.name_de, EXCLUDED.description_nl,
+        EXCLUDED.description_en, EXCLUDED.description_de, EXCLUDED.brand, EXCLUDED.material, EXCLUDED.dimensions,
+        EXCLUDED.country_of_origin, EXCLUDED.supplier_category_code, EXCLUDED.printable,
+        EXCLUDED.number_of_print_positions, EXCLUDED.image_url, EXCLUDED.images)
     RETURNING id, supplier_sku, (xmax = 0) AS inserted`.execute(db);
   const ids = new Map(res.rows.map((r) => [r.supplier_sku, r.id]));
+  const unchanged = rows.filter((r) => !ids.has(r.masterCode)).map((r) => r.masterCode);
+  if (unchanged.length > 0) {
+    const found = await sql<{ id: number; supplier_sku: string }>`
+      SELECT id, supplier_sku FROM aplt_products WHERE supplier_code = ${supplier} AND supplier_sku = ANY(${unchanged}::text[])`.execute(
+      db,
+    );
+    for (const r of found.rows) ids.set(r.supplier_sku, r.id);
+  }
   const variants = rows.flatMap((r) => {
     const base = productSku(supplier, r.masterCode);
     return r.variants.map((v) => ({ productId: ids.get(r.masterCode) as number, base, v }));
@@ -73,7 +92,12 @@ export async function upsertProducts(db: Db, supplier: string, rows: ProductRow[
       ON CONFLICT (sku) DO UPDATE SET supplier_sku = EXCLUDED.supplier_sku,
         supplier_variant_id = EXCLUDED.supplier_variant_id, color_name = EXCLUDED.color_name,
         color_group = EXCLUDED.color_group, pms_color = EXCLUDED.pms_color, gtin = EXCLUDED.gtin,
-        plc_status = EXCLUDED.plc_status`.execute(db);
+        plc_status = EXCLUDED.plc_status
+      WHERE (aplt_product_variants.supplier_sku, aplt_product_variants.supplier_variant_id, aplt_product_variants.color_name,
+          aplt_product_variants.color_group, aplt_product_variants.pms_color, aplt_product_variants.gtin,
+          aplt_product_variants.plc_status)
+        IS DISTINCT FROM (EXCLUDED.supplier_sku, EXCLUDED.supplier_variant_id, EXCLUDED.color_name,
+          EXCLUDED.color_group, EXCLUDED.pms_color, EXCLUDED.gtin, EXCLUDED.plc_status)`.execute(db);
   }
   // Supplier category codes that match one of our categories become connector mappings.
   await sql`
@@ -82,7 +106,7 @@ export async function upsertProducts(db: Db, supplier: string, rows: ProductRow[
     FROM unnest(${rows.map((r) => ids.get(r.masterCode))}::bigint[], ${rows.map((r) => nz(r.categoryCode))}::text[]) AS t(id, code)
     JOIN aplt_categories c ON c.code = t.code
     ON CONFLICT (category_id, product_id) DO NOTHING`.execute(db);
-  return counts(res.rows);
+  return { ...(await counts(res.rows)), unchanged: unchanged.length };
 }
 
 /**

@@ -1,4 +1,9 @@
 import * as m0001 from './0001_aplt_schema';
 import * as m0501 from './0501_catalog_supplier_sku';
+import * as m0502 from './0502_catalog_store_details';
 
-export const migrations = { '0001_aplt_schema': m0001, '0501_catalog_supplier_sku': m0501 };
+export const migrations = {
+  '0001_aplt_schema': m0001,
+  '0501_catalog_supplier_sku': m0501,
+  '0502_catalog_store_details': m0502,
+};

@@ -1,0 +1,253 @@
+// Connector import throughput: a generated 100,000-product Midocean-style JSON feed (about 200 MB,
+// two variants each) and its stock feed, imported through the real connector code (streamed
+// parse, batched upserts, one transaction per run), beside a raw server-side COPY of the same
+// rows into scratch tables in the same database and run. Also the peak memory of the import.
+//   npx tsx bench/catalog-import.ts            (BENCH_PRODUCTS=20000 for a quicker run)
+import { createWriteStream } from 'node:fs';
+import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { createPgDb, dropPgDatabase, ensurePgDatabase, migrateToLatest, sql } from '@aplt/db';
+import { findConnector } from '../services/catalog/src/connectors/connector-registry';
+import { runConnector } from '../services/catalog/src/connectors/connector-run.service';
+import { createRun, getRun } from '../services/catalog/src/connectors/sync-run.repository';
+
+const N = Number(process.env.BENCH_PRODUCTS ?? 100_000);
+const server = {
+  host: process.env.PG_HOST ?? '127.0.0.1',
+  port: Number(process.env.PG_PORT ?? 5432),
+  user: process.env.PG_USER ?? 'postgres',
+  password: process.env.PG_PASS,
+};
+const words =
+  'pen mok tas fles notitieboek sleutelhanger paraplu usb lanyard cap shirt handdoek bidon lamp'.split(' ');
+const colours = [
+  ['04', 'Blauw'],
+  ['03', 'Zwart'],
+  ['05', 'Rood'],
+  ['06', 'Wit'],
+] as const;
+const filler = 'Duurzaam relatiegeschenk met ruimte voor uw logo, geleverd in een neutrale doos. '.repeat(6);
+
+async function write(path: string, gen: () => Generator<string>) {
+  const out = createWriteStream(path);
+  for (const chunk of gen()) if (!out.write(chunk)) await once(out, 'drain');
+  out.end();
+  await once(out, 'finish');
+}
+
+function product(i: number) {
+  const code = `BM${String(i).padStart(6, '0')}`;
+  const w = words[i % words.length];
+  const vs = [colours[i % 4]!, colours[(i + 1) % 4]!];
+  return {
+    code,
+    json: {
+      master_code: code,
+      master_id: String(40_000_000 + i),
+      product_name: { nl: `${w} ${code}`, en: `${w} ${code} (en)`, de: `${w} ${code} (de)` },
+      long_description: {
+        nl: `${filler}${i}`,
+        en: `Durable promotional gift ${i}. ${filler}`,
+        de: `Werbegeschenk ${i}. ${filler}`,
+      },
+      brand: 'Bench',
+      country_of_origin: 'CN',
+      number_of_print_positions: '1',
+      printable: 'yes',
+      category_code: 'pens',
+      dimensions: '1X14 CM',
+      material: 'ABS',
+      digital_assets: [{ url: `https://cdn.example.test/${code}.jpg`, type: 'image' }],
+      variants: vs.map(([cc, name], k) => ({
+        variant_id: String(i * 10 + k),
+        sku: `${code}-${cc}`,
+        color_code: cc,
+        color_description: name,
+        color_group: name.toLowerCase(),
+        pms_color: '2728C',
+        gtin: String(8_719_941_000_000 + i * 10 + k),
+        plc_status: '16',
+      })),
+    },
+  };
+}
+
+const tsv = (v: unknown) => (v === null || v === undefined ? '\\N' : String(v).replace(/[\t\n\\]/g, ' '));
+
+async function main() {
+  const dir = await mkdtemp(join(tmpdir(), 'catalog-bench-'));
+  // The COPY baseline reads the files server-side: the Postgres server process must be able to.
+  await chmod(dir, 0o755);
+  const name = `bench_catalog_${process.pid}`;
+  await ensurePgDatabase(server, name);
+  const db = createPgDb({ ...server, database: name }, { max: 4 });
+  try {
+    await migrateToLatest(db, 'aplt');
+    const feeds = { products: join(dir, 'products.json'), stock: join(dir, 'stock.json') };
+    await sql`INSERT INTO aplt_suppliers (code, name, feed_format, settings) VALUES ('01', 'Bench', 'json', ${JSON.stringify({ feeds })}::jsonb)`.execute(
+      db,
+    );
+
+    console.log(`generating ${N} products ...`);
+    await write(feeds.products, function* () {
+      yield '[';
+      for (let i = 0; i < N; i++) yield (i ? ',\n' : '\n') + JSON.stringify(product(i).json);
+      yield '\n]\n';
+    });
+    await write(feeds.stock, function* () {
+      yield '{"modified_at":"2026-11-21T06:00:00Z","stock":[';
+      for (let i = 0; i < N; i++)
+        for (const [k, v] of product(i).json.variants.entries())
+          yield `${i || k ? ',' : ''}\n{"sku":"${v.sku}","qty":${(i * 7) % 5000},"next_arrival_date":"2027-01-15","next_arrival_qty":500}`;
+      yield '\n]}\n';
+    });
+    // The same rows as TSV for the COPY baseline (what the import writes: products, variants, stock).
+    await write(join(dir, 'products.tsv'), function* () {
+      for (let i = 0; i < N; i++) {
+        const p = product(i).json;
+        yield (
+          [
+            `${p.master_code}-01`,
+            '01',
+            p.master_code,
+            p.product_name.nl,
+            p.product_name.en,
+            p.product_name.de,
+            p.long_description.nl,
+            p.long_description.en,
+            p.long_description.de,
+            p.brand,
+            p.material,
+            p.dimensions,
+            p.country_of_origin,
+            p.category_code,
+            'true',
+            '1',
+            p.digital_assets[0]!.url,
+            JSON.stringify([p.digital_assets[0]!.url]),
+          ]
+            .map(tsv)
+            .join('\t') + '\n'
+        );
+      }
+    });
+    await write(join(dir, 'variants.tsv'), function* () {
+      for (let i = 0; i < N; i++) {
+        for (const v of product(i).json.variants)
+          yield (
+            [
+              `${product(i).code}-01.${v.color_code}`,
+              v.sku,
+              v.variant_id,
+              v.color_code,
+              v.color_description,
+              v.color_group,
+              v.pms_color,
+              v.gtin,
+              v.plc_status,
+            ]
+              .map(tsv)
+              .join('\t') + '\n'
+          );
+      }
+    });
+    await write(join(dir, 'stock.tsv'), function* () {
+      for (let i = 0; i < N; i++)
+        for (const v of product(i).json.variants)
+          yield `${product(i).code}-01.${v.color_code}\t${(i * 7) % 5000}\t2027-01-15\t500\n`;
+    });
+    const feedMb = (await stat(feeds.products)).size / 1e6;
+    console.log(
+      `product feed ${feedMb.toFixed(0)} MB, stock feed ${((await stat(feeds.stock)).size / 1e6).toFixed(0)} MB`,
+    );
+
+    // Baseline: raw COPY of the same rows into scratch tables without indexes or constraints.
+    await sql`CREATE TABLE scratch_products (sku text, supplier_code text, supplier_sku text, name_nl text, name_en text, name_de text,
+      d_nl text, d_en text, d_de text, brand text, material text, dimensions text, country text, category text, printable boolean,
+      positions int, image_url text, images jsonb)`.execute(db);
+    await sql`CREATE TABLE scratch_variants (sku text, supplier_sku text, variant_id text, color_code text, color_name text,
+      color_group text, pms text, gtin text, plc text)`.execute(db);
+    await sql`CREATE TABLE scratch_stock (sku text, quantity int, next_arrival_date date, next_arrival_qty int)`.execute(
+      db,
+    );
+    let t = performance.now();
+    await sql`COPY scratch_products FROM ${sql.lit(join(dir, 'products.tsv'))}`.execute(db);
+    await sql`COPY scratch_variants FROM ${sql.lit(join(dir, 'variants.tsv'))}`.execute(db);
+    const copyProducts = (performance.now() - t) / 1000;
+    // Second baseline: COPY of the same rows into scratch copies of the real tables with their
+    // generated search columns and indexes (what any writer of aplt_products pays), minus FKs/triggers.
+    await sql`CREATE TABLE scratch_like_products (LIKE aplt_products INCLUDING ALL)`.execute(db);
+    await sql`CREATE TABLE scratch_like_variants (LIKE aplt_product_variants INCLUDING ALL)`.execute(db);
+    t = performance.now();
+    await sql`COPY scratch_like_products (sku, supplier_code, supplier_sku, name_nl, name_en, name_de, description_nl, description_en,
+      description_de, brand, material, dimensions, country_of_origin, supplier_category_code, printable, number_of_print_positions,
+      image_url, images) FROM ${sql.lit(join(dir, 'products.tsv'))}`.execute(db);
+    await sql`COPY scratch_like_variants (sku, supplier_sku, supplier_variant_id, color_code, color_name, color_group, pms_color, gtin, plc_status, product_id)
+      FROM PROGRAM ${sql.lit(`awk '{print $0 "\t" NR}' ${join(dir, 'variants.tsv')}`)}`.execute(db);
+    const copyLike = (performance.now() - t) / 1000;
+    t = performance.now();
+    await sql`COPY scratch_stock FROM ${sql.lit(join(dir, 'stock.tsv'))}`.execute(db);
+    const copyStock = (performance.now() - t) / 1000;
+
+    let peakRss = 0;
+    let peakHeap = 0;
+    const baseRss = process.memoryUsage().rss;
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      peakRss = Math.max(peakRss, m.rss);
+      peakHeap = Math.max(peakHeap, m.heapUsed);
+    }, 20);
+    const timed = async (connector: string) => {
+      const run = await createRun(db, { connector });
+      const start = performance.now();
+      await runConnector(db, run.id, findConnector(connector)!, {
+        batchSize: 1000,
+        defaultMarginPercent: '40',
+      });
+      const seconds = (performance.now() - start) / 1000;
+      const r = (await getRun(db, run.id))!;
+      if (r.status !== 'succeeded') throw new Error(`${connector} ${r.status}: ${r.error}`);
+      return { seconds, run: r };
+    };
+    const imp = await timed('01_products');
+    const stock = await timed('01_stock');
+    clearInterval(sampler);
+
+    const rows = N * 3; // products + variants written
+    const stockRows = N * 2;
+    const fmt = (n: number) => Math.round(n).toLocaleString('en');
+    console.log('');
+    console.log(
+      `products feed: ${fmt(N)} products (${fmt(rows)} rows: products + variants), ${feedMb.toFixed(0)} MB`,
+    );
+    console.log(
+      `  connector import : ${imp.seconds.toFixed(1)} s = ${fmt(rows / imp.seconds)} rows/s (${fmt(N / imp.seconds)} products/s, ${(feedMb / imp.seconds).toFixed(1)} MB/s)`,
+    );
+    console.log(`  raw COPY baseline: ${copyProducts.toFixed(1)} s = ${fmt(rows / copyProducts)} rows/s`);
+    console.log(`  import / COPY    : ${((100 * copyProducts) / imp.seconds).toFixed(0)} %`);
+    console.log(
+      `  COPY into copies of the real tables (generated search columns + indexes): ${copyLike.toFixed(1)} s = ${fmt(rows / copyLike)} rows/s; import / that: ${((100 * copyLike) / imp.seconds).toFixed(0)} %`,
+    );
+    const re = await timed('01_products');
+    console.log(
+      `  re-import of the unchanged feed: ${re.seconds.toFixed(1)} s = ${fmt(rows / re.seconds)} rows/s (${re.run.rows_inserted} inserted, ${re.run.rows_updated} updated, ${String(re.run.metadata.unchanged)} unchanged)`,
+    );
+    console.log(`stock feed: ${fmt(stockRows)} rows`);
+    console.log(
+      `  connector import : ${stock.seconds.toFixed(1)} s = ${fmt(stockRows / stock.seconds)} rows/s`,
+    );
+    console.log(`  raw COPY baseline: ${copyStock.toFixed(1)} s = ${fmt(stockRows / copyStock)} rows/s`);
+    console.log(`  import / COPY    : ${((100 * copyStock) / stock.seconds).toFixed(0)} %`);
+    console.log(
+      `peak memory during the imports: rss ${(peakRss / 1e6).toFixed(0)} MB (process at start ${(baseRss / 1e6).toFixed(0)} MB), heap ${(peakHeap / 1e6).toFixed(0)} MB`,
+    );
+  } finally {
+    await db.destroy();
+    await dropPgDatabase(server, name);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

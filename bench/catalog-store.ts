@@ -1,0 +1,128 @@
+// GET /store/aplt/products requests/s at 50 connections (catalog of 10,000 sellable products with
+// variants, price tiers and categories; first page, a later page with a category filter and a
+// search), beside a bare Fastify route that sends the same first-page JSON from memory.
+//   npx tsx bench/catalog-store.ts
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import {
+  createPgDb,
+  dropPgDatabase,
+  ensurePgDatabase,
+  migrateToLatest,
+  provisionTenant,
+  sql,
+  TenantDatabases,
+  TenantRegistry,
+  tenantDatabaseNames,
+} from '@aplt/db';
+import { allFeaturesClient, bareJsonServer } from '../services/catalog/bench/fixture';
+import { buildApp } from '../services/catalog/src/app';
+import { loadConfig } from '../services/catalog/src/config';
+
+const N = Number(process.env.BENCH_PRODUCTS ?? 10_000);
+const DURATION = Number(process.env.DURATION ?? 5);
+const CONNECTIONS = 50;
+const server = {
+  host: process.env.PG_HOST ?? '127.0.0.1',
+  port: Number(process.env.PG_PORT ?? 5432),
+  user: process.env.PG_USER ?? 'postgres',
+  password: process.env.PG_PASS,
+};
+const prefix = `bench${process.pid}_`;
+const controlName = `${prefix}control`;
+
+await ensurePgDatabase(server, controlName);
+const control = createPgDb({ ...server, database: controlName }, { max: 2 });
+await migrateToLatest(control, 'control');
+const registry = new TenantRegistry(control);
+await provisionTenant(
+  registry,
+  server,
+  { id: 'shop', kind: 'tenant', name: 'Shop', hosts: ['shop.localhost'] },
+  { databasePrefix: prefix },
+);
+const databases = new TenantDatabases({ commerce: server, aplt: server }, { poolMax: 10 });
+const aplt = databases.aplt((await registry.get('shop'))!);
+
+console.log(`seeding ${N} products ...`);
+await sql`INSERT INTO aplt_suppliers (code, name) VALUES ('01', 'Bench')`.execute(aplt);
+await sql`INSERT INTO aplt_categories (code, slug, name_nl, name_en, name_de) VALUES ('pens', 'pennen', 'Pennen', 'Pens', 'Kugelschreiber'), ('mugs', 'mokken', 'Mokken', 'Mugs', 'Becher')`.execute(
+  aplt,
+);
+await sql`INSERT INTO aplt_products (sku, supplier_code, supplier_sku, name_nl, name_en, name_de, description_nl, brand, retail_price_100)
+  SELECT 'BM' || g || '-01', '01', 'BM' || g, (CASE WHEN g % 2 = 0 THEN 'Balpen ' ELSE 'Mok ' END) || g,
+    (CASE WHEN g % 2 = 0 THEN 'Pen ' ELSE 'Mug ' END) || g, (CASE WHEN g % 2 = 0 THEN 'Kugelschreiber ' ELSE 'Becher ' END) || g,
+    'Relatiegeschenk ' || g, 'Bench', (0.4 + (g % 50) / 100.0)::numeric(14,4)
+  FROM generate_series(1, ${N}) g`.execute(aplt);
+await sql`INSERT INTO aplt_product_variants (product_id, sku, color_code, color_name)
+  SELECT p.id, p.sku || '.' || c.code, c.code, c.name FROM aplt_products p CROSS JOIN (VALUES ('04', 'Blauw'), ('03', 'Zwart')) c(code, name)`.execute(
+  aplt,
+);
+await sql`INSERT INTO aplt_product_prices (product_id, price_list, min_quantity, price)
+  SELECT p.id, 'retail', q.m, p.retail_price_100 * q.f FROM aplt_products p CROSS JOIN (VALUES (1, 1.1), (100, 1.0), (500, 0.9)) q(m, f)`.execute(
+  aplt,
+);
+await sql`INSERT INTO aplt_category_mappings (category_id, product_id)
+  SELECT c.id, p.id FROM aplt_products p JOIN aplt_categories c ON c.code = CASE WHEN p.id % 2 = 0 THEN 'pens' ELSE 'mugs' END`.execute(
+  aplt,
+);
+await sql`VACUUM ANALYZE`.execute(aplt);
+
+const app = await buildApp(
+  { registry, databases, licenses: allFeaturesClient },
+  loadConfig({ ...process.env, LOG_LEVEL: 'silent', REDIS_PREFIX: `${prefix}r` }),
+);
+await app.listen({ port: 0, host: '127.0.0.1' });
+const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+const firstPage = await (
+  await fetch(`${base}/store/aplt/products?lang=nl&quantity=250`, { headers: { host: 'shop.localhost' } })
+).text();
+const bare = await bareJsonServer(firstPage);
+const bareUrl = bare.url;
+
+const cases = [
+  { name: 'bare Fastify, same JSON from memory (baseline)', url: bareUrl },
+  {
+    name: 'GET /store/aplt/products?lang=nl&quantity=250',
+    url: `${base}/store/aplt/products?lang=nl&quantity=250`,
+  },
+  {
+    name: 'GET /store/aplt/products?category=pens&offset=2000&lang=de',
+    url: `${base}/store/aplt/products?category=pens&offset=2000&lang=de`,
+  },
+  {
+    name: 'GET /store/aplt/products?q=balpen%2012&lang=en',
+    url: `${base}/store/aplt/products?q=balpen%2012&lang=en`,
+  },
+];
+try {
+  const results: Array<{ name: string; rps: number; p99: number; errors: number }> = [];
+  for (const c of cases) {
+    await autocannon({
+      url: c.url,
+      headers: { host: 'shop.localhost' },
+      connections: CONNECTIONS,
+      duration: 1,
+    });
+    const r = await autocannon({
+      url: c.url,
+      headers: { host: 'shop.localhost' },
+      connections: CONNECTIONS,
+      duration: DURATION,
+    });
+    results.push({ name: c.name, rps: r.requests.average, p99: r.latency.p99, errors: r.non2xx + r.errors });
+  }
+  const baseline = results[0]!.rps;
+  for (const r of results) {
+    console.log(
+      `${r.name.padEnd(62)} ${Math.round(r.rps).toString().padStart(7)} req/s  p99 ${r.p99} ms  ${((100 * r.rps) / baseline).toFixed(0)} % of baseline${r.errors ? `  (${r.errors} errors/non-2xx)` : ''}`,
+    );
+  }
+} finally {
+  await app.close();
+  await bare.close();
+  await databases.close();
+  await control.destroy();
+  const names = tenantDatabaseNames('shop', prefix);
+  for (const n of [names.commerce, names.aplt, controlName]) await dropPgDatabase(server, n);
+}
