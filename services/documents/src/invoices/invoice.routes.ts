@@ -1,6 +1,6 @@
 import { type App, requireActor, unprocessable } from '@aplt/http';
 import { z } from 'zod';
-import { journalsOf } from '../ledger/ledger.repository';
+import { journalOf } from '../ledger/posting.service';
 import { lineInput } from '../quotations/quotation.schemas';
 import { actorName, apltDb, type DocumentsContext } from '../shared/context';
 import { anyObject, dateInput, idParam, listOf, errorResponses } from '../shared/schemas';
@@ -55,7 +55,7 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
     async (request) => {
       const db = apltDb(ctx, request);
       const inv = await service.loadInvoice(db, request.params.id);
-      return { ...inv, journal: await journalsOf(db, 'invoice', request.params.id) };
+      return { ...inv, journal: await journalOf(db, 'invoice', request.params.id) };
     },
   );
   app.post(
@@ -149,7 +149,7 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
       const cn = await service.loadInvoice(db, request.params.id);
       if (cn.document_type !== 'credit_note')
         throw unprocessable(`${cn.invoice_number} is not a credit note`);
-      return { ...cn, journal: await journalsOf(db, 'credit_note', request.params.id) };
+      return { ...cn, journal: await journalOf(db, 'credit_note', request.params.id) };
     },
   );
   app.post(

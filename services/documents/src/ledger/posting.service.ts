@@ -2,10 +2,15 @@ import type { Kysely } from '@aplt/db';
 import { D, type Decimal, money } from '../shared/money';
 import {
   insertJournal,
+  journalsOf,
   type JournalLineInput,
   type SystemAccount,
   systemAccounts,
 } from './ledger.repository';
+
+/** The journal entries (with lines and accounts) a document posted. */
+export const journalOf = (db: Kysely<any>, sourceType: string, sourceId: number | string) =>
+  journalsOf(db, sourceType, sourceId);
 
 type Leg = { account: SystemAccount; side: 'debit' | 'credit'; amount: Decimal.Value; description?: string };
 

@@ -1,6 +1,6 @@
 import { type App, requireActor } from '@aplt/http';
 import { z } from 'zod';
-import { journalsOf } from '../ledger/ledger.repository';
+import { journalOf } from '../ledger/posting.service';
 import { actorName, apltDb, type DocumentsContext } from '../shared/context';
 import { anyObject, dateInput, idParam, listOf, positiveAmount, errorResponses } from '../shared/schemas';
 import * as service from './payment.service';
@@ -42,7 +42,7 @@ export function registerPaymentRoutes(app: App, ctx: DocumentsContext) {
       const db = apltDb(ctx, request);
       return {
         ...(await service.loadPayment(db, request.params.id)),
-        journal: await journalsOf(db, 'payment', request.params.id),
+        journal: await journalOf(db, 'payment', request.params.id),
       };
     },
   );

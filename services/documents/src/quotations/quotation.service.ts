@@ -337,3 +337,17 @@ export async function rejectQuotation(db: Kysely<any>, id: number, reason: strin
 export async function expireDueQuotations(db: Kysely<any>, asOf: string = today()) {
   return repo.expireQuotations(db, asOf);
 }
+
+/** The customer portal's view: quotations of the aplt customer or addressed to the e-mail. */
+export async function customerQuotations(
+  db: Kysely<any>,
+  customerId: string | null,
+  email: string,
+  status?: string,
+) {
+  return attachLines(db, await repo.listQuotationsOfCustomer(db, customerId, email, status));
+}
+
+export async function findQuotation(db: Kysely<any>, id: number) {
+  return repo.findQuotationHeader(db, id);
+}

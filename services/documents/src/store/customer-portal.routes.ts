@@ -1,36 +1,22 @@
-import { type App, forbidden, notFound, requireActor, unauthorized } from '@aplt/http';
+import { type App, forbidden, notFound, requireActor } from '@aplt/http';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { listInvoices } from '../invoices/invoice.service';
 import { convertQuotation } from '../orders/order.service';
-import { findQuotationHeader, listQuotationsOfCustomer } from '../quotations/quotation.repository';
 import { quotationStatuses } from '../quotations/quotation.schemas';
-import { attachLines, rejectQuotation } from '../quotations/quotation.service';
-import { writeAudit } from '../shared/audit.repository';
+import { customerQuotations, findQuotation, rejectQuotation } from '../quotations/quotation.service';
+import { recordAudit } from '../shared/audit.service';
 import { apltDb, commerceDb, type DocumentsContext } from '../shared/context';
-import { findCustomerByEmail } from '../shared/customer.repository';
 import { anyObject, idParam, listOf, errorResponses } from '../shared/schemas';
-import { commerceCustomerEmail } from './customer-portal.repository';
+import { identifyCaller, ownsQuotation } from './customer-portal.service';
 
 /**
  * Customer-portal routes (customer JWT). The caller is the commerce customer in the token; its
  * e-mail links it to aplt_customers and to quotations addressed to that e-mail. Only the
  * caller's records are ever returned or changed; someone else's id answers 404.
  */
-async function caller(ctx: DocumentsContext, request: FastifyRequest) {
-  const actorId = request.actor?.actorId;
-  if (!actorId) throw unauthorized();
-  const email = await commerceCustomerEmail(commerceDb(ctx, request), actorId);
-  if (!email) throw unauthorized('Unknown customer');
-  const customer = await findCustomerByEmail(apltDb(ctx, request), email);
-  return { email: email.toLowerCase(), customer };
-}
-
-function owns(q: any, who: { email: string; customer?: { id: string } | undefined }) {
-  return (
-    (who.customer && String(q.customer_id) === String(who.customer.id)) ||
-    q.customer_email?.toLowerCase() === who.email
-  );
+function caller(ctx: DocumentsContext, request: FastifyRequest) {
+  return identifyCaller(commerceDb(ctx, request), apltDb(ctx, request), request.actor?.actorId);
 }
 
 export function registerCustomerPortalRoutes(app: App, ctx: DocumentsContext) {
@@ -48,21 +34,16 @@ export function registerCustomerPortalRoutes(app: App, ctx: DocumentsContext) {
     async (request) => {
       const who = await caller(ctx, request);
       const db = apltDb(ctx, request);
-      const rows = await listQuotationsOfCustomer(
-        db,
-        who.customer?.id ?? null,
-        who.email,
-        request.query.status,
-      );
-      const data = (await attachLines(db, rows)).map(({ internal_notes: _i, created_by: _c, ...q }) => q);
+      const rows = await customerQuotations(db, who.customer?.id ?? null, who.email, request.query.status);
+      const data = rows.map(({ internal_notes: _i, created_by: _c, ...q }) => q);
       return { data, count: data.length };
     },
   );
 
   async function ownedQuotation(request: FastifyRequest, id: number) {
     const who = await caller(ctx, request);
-    const q = await findQuotationHeader(apltDb(ctx, request), id);
-    if (!q || !owns(q, who)) throw notFound(`Quotation ${id} not found`);
+    const q = await findQuotation(apltDb(ctx, request), id);
+    if (!q || !ownsQuotation(q, who)) throw notFound(`Quotation ${id} not found`);
     return { q, who };
   }
 
@@ -73,7 +54,7 @@ export function registerCustomerPortalRoutes(app: App, ctx: DocumentsContext) {
       const { who } = await ownedQuotation(request, request.params.id);
       const db = apltDb(ctx, request);
       const order = await convertQuotation(db, request.params.id, { actor: who.email, requireValid: true });
-      await writeAudit(db, {
+      await recordAudit(db, {
         actor: who.email,
         actor_type: 'customer',
         action: 'quotation.accept',
@@ -101,7 +82,7 @@ export function registerCustomerPortalRoutes(app: App, ctx: DocumentsContext) {
       const { who } = await ownedQuotation(request, request.params.id);
       const db = apltDb(ctx, request);
       const q = await rejectQuotation(db, request.params.id, request.body.reason);
-      await writeAudit(db, {
+      await recordAudit(db, {
         actor: who.email,
         actor_type: 'customer',
         action: 'quotation.reject',

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { lineInput, quotationStatuses } from '../quotations/quotation.schemas';
 import * as quotations from '../quotations/quotation.service';
-import { writeAudit } from '../shared/audit.repository';
+import { recordAudit } from '../shared/audit.service';
 import { apltDb, type DocumentsContext } from '../shared/context';
 import { anyObject, dateInput, decimalInput, listOf, errorResponses } from '../shared/schemas';
 
@@ -103,7 +103,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
         actor: null,
         defaultSource: 'agent',
       });
-      await writeAudit(
+      await recordAudit(
         db,
         audit(request, 'quotation.create', 'quotation', q.id, {
           quotation_number: q.quotation_number,
@@ -122,7 +122,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
       const db = apltDb(ctx, request);
       const { id, ...patch } = request.body;
       const q = await quotations.updateQuotation(db, ctx.config, id, patch);
-      await writeAudit(db, audit(request, 'quotation.update', 'quotation', id, patch));
+      await recordAudit(db, audit(request, 'quotation.update', 'quotation', id, patch));
       return publicView(q);
     },
   );
@@ -153,7 +153,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
       const db = apltDb(ctx, request);
       const { quotation_id, ...line } = request.body;
       const row = await quotations.addQuotationLine(db, ctx.config, quotation_id, line);
-      await writeAudit(
+      await recordAudit(
         db,
         audit(request, 'quotation_line.create', 'quotation_line', row.id, { quotation_id, ...line }),
       );
@@ -168,7 +168,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
       const db = apltDb(ctx, request);
       const { id, ...patch } = request.body;
       const row = await quotations.updateQuotationLine(db, ctx.config, id, patch);
-      await writeAudit(db, audit(request, 'quotation_line.update', 'quotation_line', id, patch));
+      await recordAudit(db, audit(request, 'quotation_line.update', 'quotation_line', id, patch));
       return row;
     },
   );
@@ -187,7 +187,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
       const db = apltDb(ctx, request);
       const line = await quotations.removeQuotationLine(db, ctx.config, id);
       if (!line) throw notFound();
-      await writeAudit(
+      await recordAudit(
         db,
         audit(request, 'quotation_line.delete', 'quotation_line', id, {
           quotation_id: Number(line.quotation_id),
