@@ -229,7 +229,7 @@ describe('dev projects', () => {
     const p = (
       await call('POST', '/admin/dev-projects', { name: 'Deploy me', project_type: 'feature' })
     ).json().dev_project;
-    const draft = await call('POST', '/admin/dev-projects/rebuild', { project_id: p.id, tenant: 'globex' });
+    const draft = await call('POST', '/admin/dev-projects/rebuild', { project_id: p.id, tenant: 'acme' });
     expect(draft.statusCode).toBe(409);
     await call('POST', '/admin/dev-projects/commit', {
       project_id: p.id,
@@ -239,18 +239,21 @@ describe('dev projects', () => {
     const unknown = await call('POST', '/admin/dev-projects/rebuild', { project_id: p.id, tenant: 'nobody' });
     expect(unknown.statusCode).toBe(422);
 
-    const res = await call('POST', '/admin/dev-projects/rebuild', { project_id: p.id, tenant: 'globex' });
+    // A tenant's admin rebuilds that tenant, never another one.
+    const other = await call('POST', '/admin/dev-projects/rebuild', { project_id: p.id, tenant: 'globex' });
+    expect(other.statusCode).toBe(403);
+    const res = await call('POST', '/admin/dev-projects/rebuild', { project_id: p.id, tenant: 'acme' });
     expect(res.statusCode).toBe(202);
     expect(res.json()).toMatchObject({
       status: 'testing',
-      deployment: { status: 'started', environment: 'globex' },
+      deployment: { status: 'started', environment: 'acme' },
     });
     const head = (await gitCli(h.gitDir('acme'), 'rev-parse', `refs/heads/${p.branch_name}`)).trim();
     expect(res.json().deployment.commit_sha).toBe(head);
     expect((await call('GET', `/admin/dev-projects?id=${p.id}`)).json().dev_project.status).toBe('testing');
 
     const job = await h.queue.queue('rebuild').getJob(res.json().job_id);
-    expect(job?.data).toMatchObject({ tenantId: 'acme', projectId: p.id, targetTenant: 'globex' });
+    expect(job?.data).toMatchObject({ tenantId: 'acme', projectId: p.id, targetTenant: 'acme' });
     const worker = h.startWorker();
     const { QueueEvents } = await import('bullmq');
     const events = new QueueEvents('rebuild', { connection: { url: h.redis.url }, prefix: h.redis.prefix });
@@ -268,7 +271,7 @@ describe('dev projects', () => {
     expect(status.dev_project.deployed_at).not.toBeNull();
     expect(status.deployments[0]).toMatchObject({
       status: 'succeeded',
-      environment: 'globex',
+      environment: 'acme',
       commit_sha: head,
     });
     expect(status.deployments[0].log).toContain('app.ts');

@@ -1,5 +1,5 @@
 import type { Kysely, TenantDatabases, TenantRegistry } from '@aplt/db';
-import { conflict, unprocessable } from '@aplt/http';
+import { conflict, forbidden, unprocessable } from '@aplt/http';
 import type { JobPayload, QueueClient } from '@aplt/queue';
 import type { GitRepositories } from '../git/bot-repository';
 import type { ProjectContext } from '../projects/project.service';
@@ -18,6 +18,10 @@ export async function requestRebuild(
 ) {
   if (!(await ctx.registry.get(input.tenant)))
     throw unprocessable(`Unknown tenant ${input.tenant}`, { tenant: input.tenant });
+  // A tenant rebuilds itself; only the master backend (which maintains the template every tenant
+  // is built from) may roll a project out to another tenant.
+  if (input.tenant !== ctx.tenant.id && ctx.tenant.kind !== 'master')
+    throw forbidden('Only the master backend may rebuild another tenant', { tenant: input.tenant });
   const project = await getProject(ctx, { id: input.project_id });
   const head = await ctx.git.resolve(project.branch_name);
   if (!head) throw conflict(`Branch ${project.branch_name} is missing`);
