@@ -381,6 +381,17 @@ describe('document rules (in-process app, real databases)', () => {
       ct,
     );
     expect(rej.body).toMatchObject({ status: 'rejected', rejection_reason: 'Andere leverancier' });
+    const stale = (
+      await call('POST', '/admin/aplt/quotations', {
+        customer_id: cat.customerNl,
+        quotation_date: '2025-01-01',
+        lines: [line(1, '9.00')],
+      })
+    ).body;
+    expect(stale.valid_until).toBe('2025-01-31');
+    const late = await call('POST', `/store/aplt/quotes/${stale.id}/accept`, undefined, ct);
+    expect(late.status).toBe(409);
+    expect(late.body).toMatchObject({ type: 'conflict', valid_until: '2025-01-31' });
     const invoices = await call('GET', '/store/aplt/invoices?status=paid', undefined, ct);
     expect(invoices.status).toBe(200);
     expect(
