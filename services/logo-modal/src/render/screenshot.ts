@@ -1,6 +1,34 @@
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { type Box, placeLogo } from '../catalog/geometry';
 import type { LogoFormat } from './logo-info';
+
+const rasters = new Map<string, Promise<{ png: Buffer; factor: number }>>();
+
+/**
+ * The template rasterised at the wanted width. Every order of a product reuses it, so it is
+ * memoised (by content and width, a few dozen entries); rasterising SVG is most of the cost.
+ */
+function rasterTemplate(svg: string, width: number): Promise<{ png: Buffer; factor: number }> {
+  const key = `${createHash('sha1').update(svg).digest('hex')}:${width}`;
+  let hit = rasters.get(key);
+  if (!hit) {
+    hit = (async () => {
+      const template = Buffer.from(svg);
+      const meta = await sharp(template).metadata();
+      const factor = width / (meta.width ?? width);
+      const png = await sharp(template, { density: Math.min(72 * factor, 2400) })
+        .resize({ width })
+        .png({ compressionLevel: 1 })
+        .toBuffer();
+      return { png, factor };
+    })();
+    hit.catch(() => rasters.delete(key));
+    if (rasters.size >= 64) rasters.delete(rasters.keys().next().value as string);
+    rasters.set(key, hit);
+  }
+  return hit;
+}
 
 export interface ScreenshotInput {
   templateSvg: string;
@@ -16,11 +44,8 @@ export interface ScreenshotInput {
  * for every 'Add to Order'.
  */
 export async function renderScreenshot(input: ScreenshotInput, targetWidth: number): Promise<Buffer> {
-  const template = Buffer.from(input.templateSvg);
-  const meta = await sharp(template).metadata();
-  const baseWidth = meta.width ?? targetWidth;
-  const factor = targetWidth / baseWidth;
-  const base = sharp(template, { density: Math.min(72 * factor, 2400) }).resize({ width: targetWidth });
+  const { png, factor } = await rasterTemplate(input.templateSvg, targetWidth);
+  const base = sharp(png);
   const place = placeLogo(input.box, input.logo.width / input.logo.height, input.placement);
   const w = Math.max(1, Math.round(place.width * factor));
   const h = Math.max(1, Math.round(place.height * factor));
