@@ -116,26 +116,32 @@ export class GitRepository {
    */
   async commit(branch: string, message: string, files: FileWrite[]): Promise<string | null> {
     await this.ensure();
-    const parent = await this.resolve(branch);
-    if (!parent) throw new BranchMissingError(branch);
+    // One process for both the tip and its tree (each git process costs a fork + exec).
+    const tip = await this.git([
+      'rev-parse',
+      `refs/heads/${branch}^{commit}`,
+      `refs/heads/${branch}^{tree}`,
+    ]).catch(async (err: unknown) => {
+      if (!(await this.resolve(branch))) throw new BranchMissingError(branch);
+      throw err;
+    });
+    const [parent = '', parentTree = ''] = tip.trim().split('\n');
     const dir = await mkdtemp(join(tmpdir(), 'devprojects-index-'));
     try {
       const env = { GIT_INDEX_FILE: join(dir, 'index') };
       await this.git(['read-tree', parent], { env });
       // --index-info takes "<mode> <sha>\t<path>" lines; mode 0 removes the path. Unlike
       // --force-remove it needs no work tree.
-      const lines: string[] = [];
-      for (const file of files) {
-        if (file.content === null) lines.push(`0 ${ZERO_SHA}\t${file.path}`);
-        else {
+      const lines = await Promise.all(
+        files.map(async (file) => {
+          if (file.content === null) return `0 ${ZERO_SHA}\t${file.path}`;
           const blob = (await this.git(['hash-object', '-w', '--stdin'], { input: file.content })).trim();
-          lines.push(`100644 ${blob}\t${file.path}`);
-        }
-      }
+          return `100644 ${blob}\t${file.path}`;
+        }),
+      );
       if (lines.length)
         await this.git(['update-index', '--index-info'], { env, input: `${lines.join('\n')}\n` });
       const tree = (await this.git(['write-tree'], { env })).trim();
-      const parentTree = (await this.git(['rev-parse', `${parent}^{tree}`])).trim();
       if (tree === parentTree) return null;
       const commit = await this.commitTree(tree, [parent], message);
       try {
