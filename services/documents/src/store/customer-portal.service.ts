@@ -24,10 +24,7 @@ export async function identifyCaller(
 }
 
 /** A quotation is the caller's when it names the caller's aplt customer or is addressed to the caller's e-mail. */
-export function ownsQuotation(
-  q: Record<string, any>,
-  who: Caller,
-): boolean {
+export function ownsQuotation(q: Record<string, any>, who: Caller): boolean {
   return (
     (who.customer !== undefined && String(q.customer_id) === String(who.customer.id)) ||
     q.customer_email?.toLowerCase() === who.email
