@@ -188,6 +188,26 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
     await sql`UPDATE aplt_connector_sync SET status = 'failed' WHERE connector = '02_stock'`.execute(db);
   });
 
+  it('closes a stale run (its queue job is gone, e.g. a killed worker) instead of blocking the connector', async () => {
+    const db = fleet.databases.aplt((await fleet.registry.get('master'))!);
+    const stale = await sql<{ id: number }>`INSERT INTO aplt_connector_sync (connector, status, job_id)
+      VALUES ('03_stock', 'running', 'connector-master-999999') RETURNING id`.execute(db);
+    const res = await api('master', masterToken, 'POST', '/admin/connectors/sync?connector=03_stock');
+    expect(res.status, res.text()).toBe(202);
+    const old = (
+      await sql<any>`SELECT status, error FROM aplt_connector_sync WHERE id = ${stale.rows[0]!.id}`.execute(
+        db,
+      )
+    ).rows[0];
+    expect(old).toMatchObject({ status: 'failed', error: expect.stringContaining('stale') });
+    await eventually(async () => {
+      const r = (
+        await api('master', masterToken, 'GET', `/admin/connectors/sync/runs/${res.json().run_id}`)
+      ).json();
+      return r.run.status === 'running' || r.run.status === 'queued' ? undefined : r;
+    }, 'run after a stale one');
+  });
+
   it('copies the catalog into a tenant (tenant update), then into its commerce tables (commerce sync)', async () => {
     const list = await api('master', masterToken, 'GET', '/admin/tenant-update');
     expect(list.status).toBe(200);

@@ -1,17 +1,9 @@
-import { isUniqueViolation } from '@aplt/db';
-import { type App, conflict, notFound, requireActor, unprocessable } from '@aplt/http';
+import { type App, notFound, requireActor, unprocessable } from '@aplt/http';
 import { z } from 'zod';
 import { masterTenant } from '../deps';
 import { connectors, defaultFormats, findConnector } from './connector-registry';
-import {
-  createRun,
-  finishRun,
-  getRun,
-  latestRuns,
-  listRejects,
-  setJobId,
-  type SyncRun,
-} from './sync-run.repository';
+import { startRun } from './run-start.service';
+import { getRun, latestRuns, listRejects, type SyncRun } from './sync-run.repository';
 
 export const runSchema = z.object({
   id: z.number(),
@@ -113,41 +105,31 @@ export async function connectorRoutes(app: App) {
         });
       const tenant = await master();
       const db = app.catalogDeps.databases.aplt(tenant);
-      let run: SyncRun;
-      try {
-        run = await createRun(db, {
+      const supplierKnown = await db
+        .selectFrom('aplt_suppliers')
+        .select('code')
+        .where('code', '=', connector.supplier)
+        .executeTakeFirst();
+      const { run, jobId } = await startRun(
+        db,
+        app.catalogDeps.queues,
+        'connectors',
+        {
           connector: connector.name,
-          supplierCode: (await db
-            .selectFrom('aplt_suppliers')
-            .select('code')
-            .where('code', '=', connector.supplier)
-            .executeTakeFirst())
-            ? connector.supplier
-            : null,
+          supplierCode: supplierKnown ? connector.supplier : null,
           triggeredBy: request.actor?.actorId ?? null,
-        });
-      } catch (err) {
-        if (isUniqueViolation(err))
-          throw conflict(`Connector ${connector.name} is already queued or running`, {
-            connector: connector.name,
-          });
-        throw err;
-      }
-      try {
-        const jobId = await app.catalogDeps.queues.enqueue(
-          'connectors',
-          'connector.run',
-          { tenantId: tenant.id, connector: connector.name, runId: run.id },
-          { jobId: `connector-${tenant.id}-${run.id}` },
-        );
-        await setJobId(db, run.id, jobId);
-        return reply
-          .code(202)
-          .send({ job_id: jobId, run_id: run.id, connector: connector.name, status: 'queued' as const });
-      } catch (err) {
-        await finishRun(db, run.id, { status: 'failed', error: 'could not enqueue' });
-        throw err;
-      }
+        },
+        (r) =>
+          app.catalogDeps.queues.enqueue(
+            'connectors',
+            'connector.run',
+            { tenantId: tenant.id, connector: connector.name, runId: r.id },
+            { jobId: `connector-${tenant.id}-${r.id}` },
+          ),
+      );
+      return reply
+        .code(202)
+        .send({ job_id: jobId, run_id: run.id, connector: connector.name, status: 'queued' as const });
     },
   );
 

@@ -1,8 +1,8 @@
-import { isUniqueViolation, type Kysely } from '@aplt/db';
-import { type App, conflict, notFound, requireActor, unprocessable } from '@aplt/http';
+import { type App, notFound, requireActor, unprocessable } from '@aplt/http';
 import { z } from 'zod';
 import { runSchema, toRun } from '../connectors/connectors.routes';
-import { createRun, finishRun, latestRuns, setJobId, type SyncRun } from '../connectors/sync-run.repository';
+import { startRun } from '../connectors/run-start.service';
+import { latestRuns, type SyncRun } from '../connectors/sync-run.repository';
 import { masterTenant } from '../deps';
 import { lastUpdates } from './tenant-registry.repository';
 
@@ -11,16 +11,6 @@ const TENANT_UPDATE = 'tenant_update';
 const state = z.enum(['idle', 'queued', 'running']);
 const stateOf = (r: SyncRun | undefined): 'idle' | 'queued' | 'running' =>
   r && (r.status === 'queued' || r.status === 'running') ? r.status : 'idle';
-
-async function startRun(db: Kysely<any>, connector: string, triggeredBy: string | null, metadata: object) {
-  try {
-    return await createRun(db, { connector, triggeredBy, metadata });
-  } catch (err) {
-    if (isUniqueViolation(err))
-      throw conflict(`A ${connector.replace('_', ' ')} is already queued or running`);
-    throw err;
-  }
-}
 
 /** Manual commerce sync (this tenant's aplt catalog -> its commerce catalog) and tenant update. */
 export async function syncRoutes(app: App) {
@@ -48,20 +38,20 @@ export async function syncRoutes(app: App) {
     },
     async (request, reply) => {
       const db = app.catalogDeps.databases.aplt(request.tenant);
-      const run = await startRun(db, COMMERCE, request.actor?.actorId ?? null, {});
-      try {
-        const jobId = await app.catalogDeps.queues.enqueue(
-          'commerce-sync',
-          'commerce-sync.run',
-          { tenantId: request.tenant.id, runId: run.id },
-          { jobId: `commerce-sync-${request.tenant.id}-${run.id}` },
-        );
-        await setJobId(db, run.id, jobId);
-        return reply.code(202).send({ job_id: jobId, run_id: run.id, state: 'queued' as const });
-      } catch (err) {
-        await finishRun(db, run.id, { status: 'failed', error: 'could not enqueue' });
-        throw err;
-      }
+      const { run, jobId } = await startRun(
+        db,
+        app.catalogDeps.queues,
+        'commerce-sync',
+        { connector: COMMERCE, triggeredBy: request.actor?.actorId ?? null },
+        (r) =>
+          app.catalogDeps.queues.enqueue(
+            'commerce-sync',
+            'commerce-sync.run',
+            { tenantId: request.tenant.id, runId: r.id },
+            { jobId: `commerce-sync-${request.tenant.id}-${r.id}` },
+          ),
+      );
+      return reply.code(202).send({ job_id: jobId, run_id: run.id, state: 'queued' as const });
     },
   );
 
@@ -132,22 +122,22 @@ export async function syncRoutes(app: App) {
           throw unprocessable('The master is the source of a tenant update, not a target', { tenant_id: id });
       }
       const db = app.catalogDeps.databases.aplt(m);
-      const run = await startRun(db, TENANT_UPDATE, request.actor?.actorId ?? null, { targets: ids });
-      try {
-        const jobId = await app.catalogDeps.queues.enqueue(
-          'tenant-update',
-          'tenant-update.run',
-          { sourceTenantId: m.id, targetTenantIds: ids, runId: run.id },
-          { jobId: `tenant-update-${m.id}-${run.id}` },
-        );
-        await setJobId(db, run.id, jobId);
-        return reply
-          .code(202)
-          .send({ job_id: jobId, run_id: run.id, state: 'queued' as const, tenant_ids: ids });
-      } catch (err) {
-        await finishRun(db, run.id, { status: 'failed', error: 'could not enqueue' });
-        throw err;
-      }
+      const { run, jobId } = await startRun(
+        db,
+        app.catalogDeps.queues,
+        'tenant-update',
+        { connector: TENANT_UPDATE, triggeredBy: request.actor?.actorId ?? null, metadata: { targets: ids } },
+        (r) =>
+          app.catalogDeps.queues.enqueue(
+            'tenant-update',
+            'tenant-update.run',
+            { sourceTenantId: m.id, targetTenantIds: ids, runId: r.id },
+            { jobId: `tenant-update-${m.id}-${r.id}` },
+          ),
+      );
+      return reply
+        .code(202)
+        .send({ job_id: jobId, run_id: run.id, state: 'queued' as const, tenant_ids: ids });
     },
   );
 }
