@@ -1,3 +1,4 @@
+import { sql } from '@aplt/db';
 import { createTestMysqlDatabase, type SmtpSink, startSmtpSink, type TestMysqlDatabase } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
@@ -139,6 +140,66 @@ describe('portal auth and support tickets', () => {
     const late = await json('POST', '/api/auth/verify-2fa', cookie, { code });
     expect(late.statusCode).toBe(401);
     expect(late.json()).toMatchObject({ login_required: true });
+  });
+
+  it('refuses an expired code (10 minutes) and asks for a new login', async () => {
+    await addUser(mysql.db, 'late@client.test', 'client');
+    const seen = sink.messages.length;
+    const res = await json('POST', '/api/auth/login', undefined, {
+      email: 'late@client.test',
+      password: PASSWORD,
+    });
+    const cookie = sessionCookie(res.headers['set-cookie']);
+    const code = await mailedCode(sink, 'late@client.test', seen);
+    const row = await mysql.db
+      .selectFrom('portal_otp_codes')
+      .select(sql<number>`TIMESTAMPDIFF(SECOND, created_at, expires_at)`.as('ttl'))
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(Number(row.ttl)).toBe(600);
+    // Move the clock of this code past its expiry instead of waiting.
+    await sql`UPDATE portal_otp_codes SET expires_at = CURRENT_TIMESTAMP(3) - INTERVAL 1 SECOND`.execute(
+      mysql.db,
+    );
+    const late = await json('POST', '/api/auth/verify-2fa', cookie, { code });
+    expect(late.statusCode).toBe(401);
+    expect(late.json()).toMatchObject({ login_required: true });
+  });
+
+  it('undoes the login when the code cannot be sent', async () => {
+    await addUser(mysql.db, 'nomail@client.test', 'client');
+    const deadSmtp = loadConfig({
+      ...process.env,
+      LOG_LEVEL: 'silent',
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: '9',
+      PORTAL_BCRYPT_ROUNDS: '4',
+    });
+    const deadOtp = emailOtpChannel(deadSmtp);
+    const other = await buildApp({ db: mysql.db, otp: deadOtp }, deadSmtp);
+    try {
+      const before = await mysql.db
+        .selectFrom('portal_sessions')
+        .select(sql<number>`count(*)`.as('n'))
+        .executeTakeFirstOrThrow();
+      const res = await other.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ email: 'nomail@client.test', password: PASSWORD }),
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toMatchObject({ type: 'unavailable' });
+      expect(res.headers['set-cookie']).toBeUndefined();
+      const after = await mysql.db
+        .selectFrom('portal_sessions')
+        .select(sql<number>`count(*)`.as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(after.n)).toBe(Number(before.n));
+    } finally {
+      await other.close();
+      deadOtp.close();
+    }
   });
 
   it('throttles password guessing per e-mail', async () => {
