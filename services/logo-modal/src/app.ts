@@ -10,6 +10,14 @@ import { type FileStore, LocalFileStore } from './files/file-store';
 import { pageRoutes } from './pages/page.routes';
 import { BrowserPool } from './render/browser';
 import { transactionRoutes } from './transactions/transaction.routes';
+import { purgeStaleDrafts } from './transactions/transaction.service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Cancels abandoned drafts and deletes their files (server.ts runs it hourly). */
+    purgeStaleDrafts(): Promise<number>;
+  }
+}
 
 export type Deps = Pick<TenantContext, 'registry' | 'databases' | 'control'> & {
   queue: QueueClient;
@@ -46,6 +54,7 @@ export async function buildApp(deps: Deps, config: Config) {
   fileRoutes(app, txDeps, ["'self'", ...origins].join(' '));
   pageRoutes(app, { allowedOrigins: origins });
 
+  app.decorate('purgeStaleDrafts', () => purgeStaleDrafts(txDeps));
   app.addReadinessCheck('control-db', () => pingPg(deps.control));
   app.addHook('onClose', () => browser.close());
   return app;

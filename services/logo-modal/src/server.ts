@@ -14,8 +14,17 @@ const worker = config.CALLBACK_WORKER
   ? startCallbackWorker({ ...ctx, connection: workerRedis, prefix: config.REDIS_PREFIX }, config, app.log)
   : undefined;
 app.addReadinessCheck('redis', () => redis.ping());
+const purge = () =>
+  app.purgeStaleDrafts().then(
+    (n) => n > 0 && app.log.info({ purged: n }, 'abandoned drafts cancelled'),
+    (err: unknown) => app.log.warn({ err }, 'draft purge failed'),
+  );
+const purgeTimer = setInterval(() => void purge(), 3_600_000);
+purgeTimer.unref();
+void purge();
 // onClose hooks run after HTTP has stopped: worker first, then queues and pools.
 app.addHook('onClose', async () => {
+  clearInterval(purgeTimer);
   await worker?.close();
   await queue.close();
   redis.disconnect();

@@ -492,3 +492,48 @@ describe('write rate limit', () => {
     expect((await h.app.inject({ url: '/api/config-check/900-01' })).statusCode).toBe(200);
   });
 });
+
+describe('abandoned drafts', () => {
+  let h: ModalHarness;
+  beforeAll(async () => {
+    h = await startHarness({ DRAFT_TTL_HOURS: '24' });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('cancels drafts older than the TTL and deletes their uploaded logos; recent and completed ones stay', async () => {
+    const create = async () => {
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/api/transactions',
+        payload: { productSku: '900-01' },
+      });
+      const id = res.json().transaction_id as string;
+      const m = multipart('logo.svg', 'image/svg+xml', vectorLogo);
+      await h.app.inject({
+        method: 'POST',
+        url: `/api/transactions/${id}/logo`,
+        payload: m.body,
+        headers: m.headers,
+      });
+      return id;
+    };
+    const [old, recent, ordered] = [await create(), await create(), await create()];
+    await h.app.inject({ method: 'POST', url: `/api/transactions/${ordered}/add-to-order`, payload: {} });
+    const db = h.fleet.tenantDbs.get('master')?.aplt.db;
+    await db
+      ?.updateTable('aplt_logo_transactions')
+      .set({ created_at: new Date(Date.now() - 25 * 3_600_000) })
+      .where('id', 'in', [old, ordered])
+      .execute();
+    expect(await h.app.purgeStaleDrafts()).toBe(1);
+    const status = async (id: string) =>
+      (await h.app.inject({ url: `/api/transactions/${id}` })).json().status;
+    expect(await status(old)).toBe('cancelled');
+    expect(await status(recent)).toBe('draft');
+    expect(await status(ordered)).toBe('completed');
+    await expect(readdir(join(h.fileDir, 'transactions', old))).rejects.toThrow();
+    expect(await readdir(join(h.fileDir, 'transactions', recent))).toContain('logo-original.svg');
+  });
+});

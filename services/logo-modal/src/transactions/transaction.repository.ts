@@ -95,3 +95,16 @@ export async function listFiles(db: Db, transactionId: string): Promise<FileRow[
 export async function deleteFiles(db: Db, transactionId: string): Promise<void> {
   await db.deleteFrom('aplt_logo_files').where('transaction_id', '=', transactionId).execute();
 }
+
+/** Drafts created before the cutoff: modals opened, maybe a logo uploaded, never ordered. */
+export async function findStaleDrafts(db: Db, before: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('aplt_logo_transactions')
+    .select('id')
+    .where('status', '=', 'draft')
+    .where('created_at', '<', before)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}

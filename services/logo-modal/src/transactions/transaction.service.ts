@@ -31,6 +31,7 @@ import { logoOnlyHtml, proofHtml } from '../render/proof';
 import { renderScreenshot, SCREENSHOT_HQ_WIDTH, SCREENSHOT_WIDTH } from '../render/screenshot';
 import {
   deleteFiles,
+  findStaleDrafts,
   findTransaction,
   insertTransaction,
   listFiles,
@@ -444,4 +445,20 @@ export async function cancelTransaction(deps: TransactionDeps, id: string) {
     files: {},
   });
   return { success: true as const, message: 'Transaction cancelled' };
+}
+
+/**
+ * Cancels drafts older than DRAFT_TTL_HOURS and deletes their files, in batches. Cancelling twice
+ * is harmless, so several instances may run it at once.
+ */
+export async function purgeStaleDrafts(deps: TransactionDeps, now = new Date()): Promise<number> {
+  const db = await masterDb(deps);
+  const cutoff = new Date(now.getTime() - deps.config.DRAFT_TTL_HOURS * 3_600_000);
+  let purged = 0;
+  for (;;) {
+    const ids = await findStaleDrafts(db, cutoff, 100);
+    for (const id of ids) await cancelTransaction(deps, id);
+    purged += ids.length;
+    if (ids.length < 100) return purged;
+  }
 }
