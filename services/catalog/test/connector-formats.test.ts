@@ -163,6 +163,20 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
       before.rows,
     );
 
+    const brokenXml = join(scratch, 'broken-stock.xml');
+    await writeFile(
+      brokenXml,
+      '<stocks><product><refct>3095AZU</refct><stock>1</stock></product><product><refct>3095ROJ</refct><sto',
+    );
+    await sql`UPDATE aplt_suppliers SET settings = jsonb_set(settings, '{feeds,stock}', ${JSON.stringify(brokenXml)}::jsonb) WHERE code = '03'`.execute(
+      aplt.db,
+    );
+    const failedXml = await run('03_stock');
+    expect(failedXml.run.status).toBe('failed');
+    expect((await sql<any>`SELECT sku, quantity FROM aplt_stock ORDER BY sku`.execute(aplt.db)).rows).toEqual(
+      before.rows,
+    );
+
     await sql`UPDATE aplt_suppliers SET settings = jsonb_set(settings, '{feeds,stock}', '"/nonexistent/feed.json"') WHERE code = '02'`.execute(
       aplt.db,
     );

@@ -13,42 +13,28 @@ export interface XmlObject {
  * a text-only element its string. Only the current record is held in memory.
  */
 export async function* streamXmlRecords(input: Readable, recordTags: string[]): AsyncGenerator<XmlObject> {
-  const parser = sax.createStream(true, { trim: true });
+  const parser = sax.parser(true, { trim: true });
   const ready: XmlObject[] = [];
-  let failure: Error | undefined;
-  let ended = false;
-  let wake: (() => void) | undefined;
-  // Stack of open elements inside the current record: [name, object, text].
+  // Open elements inside the current record.
   const stack: Array<{ name: string; obj: XmlObject; text: string; hasChildren: boolean }> = [];
-  let depthInRecord = -1;
   let recordName = '';
 
-  const notify = () => {
-    wake?.();
-    wake = undefined;
-  };
-  parser.on('opentag', (node) => {
-    if (depthInRecord < 0 && !recordTags.includes(node.name)) return;
-    if (depthInRecord < 0) recordName = node.name;
-    depthInRecord++;
+  parser.onopentag = (node) => {
+    if (stack.length === 0 && !recordTags.includes(node.name)) return;
+    if (stack.length === 0) recordName = node.name;
     const obj: XmlObject = {};
     for (const [k, v] of Object.entries(node.attributes)) obj[k] = String(v);
     const parent = stack[stack.length - 1];
     if (parent) parent.hasChildren = true;
     stack.push({ name: node.name, obj, text: '', hasChildren: Object.keys(obj).length > 0 });
-  });
-  parser.on('text', (t) => {
+  };
+  parser.ontext = (t) => {
     const top = stack[stack.length - 1];
     if (top) top.text += t;
-  });
-  parser.on('cdata', (t) => {
-    const top = stack[stack.length - 1];
-    if (top) top.text += t;
-  });
-  parser.on('closetag', () => {
-    if (depthInRecord < 0) return;
+  };
+  parser.oncdata = parser.ontext;
+  parser.onclosetag = () => {
     const done = stack.pop();
-    depthInRecord--;
     if (!done) return;
     const value: XmlValue = done.hasChildren ? done.obj : done.text;
     const parent = stack[stack.length - 1];
@@ -56,43 +42,26 @@ export async function* streamXmlRecords(input: Readable, recordTags: string[]): 
       const record: XmlObject = typeof value === 'string' ? { value } : value;
       record['#tag'] = recordName;
       ready.push(record);
-      notify();
       return;
     }
     const existing = parent.obj[done.name];
     if (existing === undefined) parent.obj[done.name] = value;
     else if (Array.isArray(existing)) existing.push(value);
     else parent.obj[done.name] = [existing, value];
-  });
-  parser.on('error', (err) => {
-    failure = err;
-    notify();
-  });
-  parser.on('end', () => {
-    ended = true;
-    notify();
-  });
-  input.on('error', (err) => {
-    failure = err;
-    notify();
-  });
-  input.pipe(parser);
+  };
+  parser.onerror = (err) => {
+    throw err;
+  };
 
-  while (true) {
-    if (ready.length > 0) {
-      // Back-pressure: pause the source while the consumer works through parsed records.
-      if (ready.length > 500) input.pause();
-      yield ready.shift() as XmlObject;
-      if (ready.length < 100 && input.isPaused()) input.resume();
-      continue;
-    }
-    if (failure) throw failure;
-    if (ended) return;
-    if (input.isPaused()) input.resume();
-    await new Promise<void>((resolve) => {
-      wake = resolve;
-    });
+  // Pull one chunk, hand over the records it completed, then pull the next: the consumer's
+  // pace is the reader's pace, so memory holds one chunk's records at most.
+  input.setEncoding('utf8');
+  for await (const chunk of input as AsyncIterable<string>) {
+    parser.write(chunk);
+    while (ready.length > 0) yield ready.shift() as XmlObject;
   }
+  parser.close();
+  while (ready.length > 0) yield ready.shift() as XmlObject;
 }
 
 /** One or many children as an array (XML has no arrays of one). */
