@@ -169,6 +169,7 @@ describe('create a dev project from a portal ticket, through the proxy', () => {
     expect(body.links).toEqual({
       ticket: `http://portal.localhost/support?ticket=${ticket.id}`,
       dev_project: `http://acme.localhost:8080/app/settings/dev-projects?code=${project.project_code}`,
+      dev_project_by_id: `http://acme.localhost:8080/app/settings/dev-projects?project=${project.id}`,
     });
     expect(body.ticket).toMatchObject({
       dev_project_id: project.id,

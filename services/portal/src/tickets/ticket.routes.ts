@@ -174,7 +174,7 @@ export function ticketRoutes(
               ticket_id: z.number().nullable(),
               ticket_number: z.string().nullable(),
             }),
-            links: z.object({ ticket: z.string(), dev_project: z.string() }),
+            links: z.object({ ticket: z.string(), dev_project: z.string(), dev_project_by_id: z.string() }),
           }),
           ...errors,
           502: errorBody,

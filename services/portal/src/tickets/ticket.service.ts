@@ -158,6 +158,7 @@ export async function createDevProjectFromTicket(
     links: {
       ticket: `${portalUrl}/support?ticket=${ticket.id}`,
       dev_project: projectUrl,
+      dev_project_by_id: `${created.base_url}/app/settings/dev-projects?project=${project.id}`,
     },
   };
 }
