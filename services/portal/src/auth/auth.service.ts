@@ -51,6 +51,7 @@ export async function login(
   const code = newCode();
   // Housekeeping on the (rare) successful login keeps the table small without a cron job.
   await sessions.deleteExpiredSessions(db);
+  await failures.deleteOldFailures(db, config.PORTAL_LOGIN_WINDOW_SECONDS);
   await db.transaction().execute(async (trx) => {
     await sessions.insertSession(trx, {
       id,

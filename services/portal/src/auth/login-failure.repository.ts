@@ -31,3 +31,10 @@ export async function recentFailures(
 export async function clearFailures(db: Kysely<any>, email: string): Promise<void> {
   await db.deleteFrom('portal_login_failures').where('email', '=', email).execute();
 }
+
+export async function deleteOldFailures(db: Kysely<any>, windowSeconds: number): Promise<void> {
+  await db
+    .deleteFrom('portal_login_failures')
+    .where('created_at', '<', sql<Date>`CURRENT_TIMESTAMP(3) - INTERVAL ${windowSeconds} SECOND`)
+    .execute();
+}
