@@ -19,5 +19,6 @@ if [ -f .run/vitest.json ]; then
   node -e 'const r=require("./.run/vitest.json");console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)'
 fi
 left=$(psql -h "${PG_HOST:-127.0.0.1}" -U "${PG_USER:-postgres}" -tAc "select count(*) from pg_database where datname ~ '^t[0-9a-f]{8}_'")
-if [ "$left" != 0 ]; then echo "tests left $left databases behind" >&2; status=1; fi
+left_my=$(mysql -h "${MYSQL_HOST:-127.0.0.1}" -u "${MYSQL_USER:-root}" -N -e "show databases" | grep -cE '^t[0-9a-f]{8}_' || true)
+if [ "$left" != 0 ] || [ "$left_my" != 0 ]; then echo "tests left $left PostgreSQL and $left_my MariaDB databases behind" >&2; status=1; fi
 exit $status
