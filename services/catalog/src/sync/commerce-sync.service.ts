@@ -20,6 +20,7 @@ export async function syncCommerceCatalog(
   );
   const out = { products: 0, variants: 0, prices: 0, categories: 0, removed: 0 };
   await commerce.transaction().execute(async (trx) => {
+    await sql`SET LOCAL jit = off`.execute(trx); // many small statements: JIT compile time would dominate
     const cats = (
       await sql<any>`SELECT c.code, c.slug, c.name_nl, c.name_en, c.name_de, c.description_nl, c.sort_order, c.is_active, p.code AS parent_code
         FROM aplt_categories c LEFT JOIN aplt_categories p ON p.id = c.parent_id ORDER BY c.parent_id NULLS FIRST, c.id`.execute(

@@ -42,6 +42,7 @@ export async function copyCatalog(
   const copied: Record<string, number> = {};
   const parents: Array<[number, number | null]> = [];
   await target.transaction().execute(async (trx) => {
+    await sql`SET LOCAL jit = off`.execute(trx); // many small statements: JIT compile time would dominate
     await sql`CREATE TEMP TABLE catalog_seen (tbl text, id bigint, PRIMARY KEY (tbl, id)) ON COMMIT DROP`.execute(
       trx,
     );
