@@ -1,4 +1,5 @@
 import type { Kysely } from '@aplt/db';
+import { inTransaction } from '../shared/in-transaction';
 import { conflict, notFound, unprocessable } from '@aplt/http';
 import type { Config } from '../config';
 import { deleteRelationsTo, insertRelation } from '../chain/relation.repository';
@@ -92,111 +93,108 @@ export async function convertQuotation(
   quotationId: number,
   meta: { actor: string | null; requireValid?: boolean },
 ) {
-  return db
-    .transaction()
-    .execute(async (trx) => {
-      const q = await quotations.findQuotationHeader(trx, quotationId, true);
-      if (!q) throw notFound(`Quotation ${quotationId} not found`);
-      const existing = await repo.findOrderByQuotation(trx, quotationId);
-      if (existing) {
-        throw conflict(
-          `Quotation ${q.quotation_number} was already converted to order ${existing.order_number}`,
-          {
-            order_id: Number(existing.id),
-            order_number: existing.order_number,
-          },
-        );
-      }
-      if (q.status !== 'open')
-        throw conflict(
-          `Quotation ${q.quotation_number} is ${q.status}; only open quotations can be converted`,
-          { status: q.status },
-        );
-      if (meta.requireValid && isoDate(q.valid_until)! < today())
-        throw conflict(`Quotation ${q.quotation_number} is no longer valid`, {
-          valid_until: isoDate(q.valid_until),
-        });
-      const qLines = await quotations.findQuotationLines(trx, [quotationId]);
-      if (!qLines.some((l) => l.line_type !== 'text'))
-        throw unprocessable(`Quotation ${q.quotation_number} has no lines to order`);
-      const setups = await quotations.findSetupCosts(
-        trx,
-        qLines.map((l) => l.id),
+  return inTransaction(db, async (trx) => {
+    const q = await quotations.findQuotationHeader(trx, quotationId, true);
+    if (!q) throw notFound(`Quotation ${quotationId} not found`);
+    const existing = await repo.findOrderByQuotation(trx, quotationId);
+    if (existing) {
+      throw conflict(
+        `Quotation ${q.quotation_number} was already converted to order ${existing.order_number}`,
+        {
+          order_id: Number(existing.id),
+          order_number: existing.order_number,
+        },
       );
-      const lines = qLines.map((l) => {
-        const {
-          quotation_id: _q,
-          line_no: _n,
-          created_at: _c,
-          updated_at: _u,
-          variant_id,
-          print_position_id,
-          vat_code_id,
-          ...rest
-        } = l;
-        return {
-          ...rest,
-          variant_id,
-          print_position_id,
-          vat_code_id,
-          setup_costs: setups
-            .filter((s) => s.quotation_line_id === l.id)
-            .map((s) => ({
-              opstartkosten_id: s.opstartkosten_id,
-              technique_id: s.technique_id,
-              description: s.description,
-              quantity: s.quantity,
-              unit_cost: String(s.unit_cost),
-              total: String(s.total),
-              vat_rate: String(s.vat_rate),
-            })),
-        };
-      });
-      const date = today();
-      const number = await allocateNumber(trx, 'O', Number(date.slice(0, 4)));
-      const order = await repo.insertOrderHeader(trx, {
-        order_number: number,
-        quotation_id: quotationId,
-        customer_id: q.customer_id,
-        brand_id: q.brand_id,
-        source_code: q.source_code,
-        order_date: date,
-        reference: q.reference,
-        customer_email: q.customer_email,
-        customer_name: q.customer_name,
-        customer_company: q.customer_company,
-        billing_address: q.billing_address == null ? null : JSON.stringify(q.billing_address),
-        shipping_address: q.shipping_address == null ? null : JSON.stringify(q.shipping_address),
-        language: q.language,
-        currency: q.currency,
-        subtotal: q.subtotal,
-        setup_cost_total: q.setup_cost_total,
-        discount_total: q.discount_total,
-        shipping_cost: q.shipping_cost,
-        vat_total: q.vat_total,
-        total: q.total,
-        notes: q.notes,
-        created_by: meta.actor,
-      });
-      await repo.insertOrderLines(
-        trx,
-        orderLinesFrom(lines as any, String(q.shipping_cost)).map((r) => ({ ...r, order_id: order.id })),
+    }
+    if (q.status !== 'open')
+      throw conflict(
+        `Quotation ${q.quotation_number} is ${q.status}; only open quotations can be converted`,
+        { status: q.status },
       );
-      await quotations.updateQuotationHeader(trx, quotationId, {
-        status: 'accepted',
-        accepted_at: new Date(),
+    if (meta.requireValid && isoDate(q.valid_until)! < today())
+      throw conflict(`Quotation ${q.quotation_number} is no longer valid`, {
+        valid_until: isoDate(q.valid_until),
       });
-      await insertRelation(trx, {
-        source_type: 'quotation',
-        source_id: quotationId,
-        target_type: 'order',
-        target_id: order.id,
-        relation_type: 'converted',
-        created_by: meta.actor,
-      });
-      return Number(order.id);
-    })
-    .then((id) => loadOrder(db, id));
+    const qLines = await quotations.findQuotationLines(trx, [quotationId]);
+    if (!qLines.some((l) => l.line_type !== 'text'))
+      throw unprocessable(`Quotation ${q.quotation_number} has no lines to order`);
+    const setups = await quotations.findSetupCosts(
+      trx,
+      qLines.map((l) => l.id),
+    );
+    const lines = qLines.map((l) => {
+      const {
+        quotation_id: _q,
+        line_no: _n,
+        created_at: _c,
+        updated_at: _u,
+        variant_id,
+        print_position_id,
+        vat_code_id,
+        ...rest
+      } = l;
+      return {
+        ...rest,
+        variant_id,
+        print_position_id,
+        vat_code_id,
+        setup_costs: setups
+          .filter((s) => s.quotation_line_id === l.id)
+          .map((s) => ({
+            opstartkosten_id: s.opstartkosten_id,
+            technique_id: s.technique_id,
+            description: s.description,
+            quantity: s.quantity,
+            unit_cost: String(s.unit_cost),
+            total: String(s.total),
+            vat_rate: String(s.vat_rate),
+          })),
+      };
+    });
+    const date = today();
+    const number = await allocateNumber(trx, 'O', Number(date.slice(0, 4)));
+    const order = await repo.insertOrderHeader(trx, {
+      order_number: number,
+      quotation_id: quotationId,
+      customer_id: q.customer_id,
+      brand_id: q.brand_id,
+      source_code: q.source_code,
+      order_date: date,
+      reference: q.reference,
+      customer_email: q.customer_email,
+      customer_name: q.customer_name,
+      customer_company: q.customer_company,
+      billing_address: q.billing_address == null ? null : JSON.stringify(q.billing_address),
+      shipping_address: q.shipping_address == null ? null : JSON.stringify(q.shipping_address),
+      language: q.language,
+      currency: q.currency,
+      subtotal: q.subtotal,
+      setup_cost_total: q.setup_cost_total,
+      discount_total: q.discount_total,
+      shipping_cost: q.shipping_cost,
+      vat_total: q.vat_total,
+      total: q.total,
+      notes: q.notes,
+      created_by: meta.actor,
+    });
+    await repo.insertOrderLines(
+      trx,
+      orderLinesFrom(lines as any, String(q.shipping_cost)).map((r) => ({ ...r, order_id: order.id })),
+    );
+    await quotations.updateQuotationHeader(trx, quotationId, {
+      status: 'accepted',
+      accepted_at: new Date(),
+    });
+    await insertRelation(trx, {
+      source_type: 'quotation',
+      source_id: quotationId,
+      target_type: 'order',
+      target_id: order.id,
+      relation_type: 'converted',
+      created_by: meta.actor,
+    });
+    return Number(order.id);
+  }).then((id) => loadOrder(db, id));
 }
 
 export interface CreateOrderInput {
@@ -216,7 +214,7 @@ export async function createOrder(
   input: CreateOrderInput,
   meta: { actor: string | null },
 ) {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const customer = input.customer_id ? await findCustomer(trx, input.customer_id) : null;
     if (input.customer_id && !customer) throw unprocessable(`customer ${input.customer_id} does not exist`);
     const date = today();
@@ -287,7 +285,7 @@ export async function changeOrderStatus(
   status: OrderStatus,
   extra: { tracking_url?: string; expected_delivery_date?: string },
 ) {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const order = await repo.findOrderHeader(trx, id, true);
     if (!order) throw notFound(`Order ${id} not found`);
     const from = order.status as OrderStatus;
@@ -322,7 +320,7 @@ export async function updateOrder(
     metadata?: Record<string, unknown>;
   },
 ) {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const order = await repo.findOrderHeader(trx, id, true);
     if (!order) throw notFound(`Order ${id} not found`);
     const set: Record<string, unknown> = {};
@@ -338,7 +336,7 @@ export async function updateOrder(
 
 /** Only a pending order that was never invoiced can be deleted; its quotation opens again. */
 export async function removeOrder(db: Kysely<any>, id: number) {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const order = await repo.findOrderHeader(trx, id, true);
     if (!order) throw notFound(`Order ${id} not found`);
     if (order.status !== 'pending')

@@ -1,4 +1,5 @@
 import type { Kysely } from '@aplt/db';
+import { inTransaction } from '../shared/in-transaction';
 import { conflict, notFound, unprocessable } from '@aplt/http';
 import type { Config } from '../config';
 import { allocateNumber, provisionalNumber } from '../numbering/number.repository';
@@ -54,48 +55,45 @@ export async function createQuotation(
   input: CreateQuotationInput,
   meta: ActorMeta & { defaultSource: string },
 ) {
-  return db
-    .transaction()
-    .execute(async (trx) => {
-      const customer = await customerOf(trx, input.customer_id);
-      const date = input.quotation_date ?? today();
-      const validUntil = input.valid_until ?? addDays(date, config.QUOTATION_VALIDITY_DAYS);
-      if (validUntil < date) throw unprocessable('valid_until must not be before quotation_date');
-      const lines = await resolveLines(trx, input.lines, date);
-      const totals = await computeTotals(trx, config, quotationAmountLines(lines), {
-        reverseCharge: isReverseCharge(customer),
-        shippingOverride: input.shipping_cost ?? null,
-      });
-      const { vat_summary: _vat, ...headerTotals } = totals;
-      const header = await repo.insertQuotationHeader(trx, {
-        quotation_number: provisionalNumber('Q'),
-        customer_id: input.customer_id ?? null,
-        brand_id: input.brand_id ?? customer?.brand_id ?? (await findDefaultBrandId(trx)) ?? null,
-        source_code: input.source_code ?? meta.defaultSource,
-        quotation_date: date,
-        valid_until: validUntil,
-        reference: input.reference ?? null,
-        title: input.title ?? null,
-        ...customerFields(input, customer),
-        shipping_address: input.shipping_address ? JSON.stringify(input.shipping_address) : null,
-        language: input.language ?? customer?.language ?? 'nl',
-        ...headerTotals,
-        terms: input.terms ?? null,
-        notes: input.notes ?? null,
-        internal_notes: input.internal_notes ?? null,
-        metadata: JSON.stringify({
-          ...(input.metadata ?? {}),
-          ...(input.shipping_cost != null ? { shipping_cost_override: input.shipping_cost } : {}),
-        }),
-        created_by: meta.actor,
-      });
-      await repo.insertQuotationLines(trx, Number(header.id), lines);
-      // Numbered last, so the counter row is locked only until the commit that follows.
-      const number = await allocateNumber(trx, 'Q', Number(date.slice(0, 4)));
-      await repo.updateQuotationHeader(trx, Number(header.id), { quotation_number: number });
-      return Number(header.id);
-    })
-    .then((id) => loadQuotation(db, id));
+  return inTransaction(db, async (trx) => {
+    const customer = await customerOf(trx, input.customer_id);
+    const date = input.quotation_date ?? today();
+    const validUntil = input.valid_until ?? addDays(date, config.QUOTATION_VALIDITY_DAYS);
+    if (validUntil < date) throw unprocessable('valid_until must not be before quotation_date');
+    const lines = await resolveLines(trx, input.lines, date);
+    const totals = await computeTotals(trx, config, quotationAmountLines(lines), {
+      reverseCharge: isReverseCharge(customer),
+      shippingOverride: input.shipping_cost ?? null,
+    });
+    const { vat_summary: _vat, ...headerTotals } = totals;
+    const header = await repo.insertQuotationHeader(trx, {
+      quotation_number: provisionalNumber('Q'),
+      customer_id: input.customer_id ?? null,
+      brand_id: input.brand_id ?? customer?.brand_id ?? (await findDefaultBrandId(trx)) ?? null,
+      source_code: input.source_code ?? meta.defaultSource,
+      quotation_date: date,
+      valid_until: validUntil,
+      reference: input.reference ?? null,
+      title: input.title ?? null,
+      ...customerFields(input, customer),
+      shipping_address: input.shipping_address ? JSON.stringify(input.shipping_address) : null,
+      language: input.language ?? customer?.language ?? 'nl',
+      ...headerTotals,
+      terms: input.terms ?? null,
+      notes: input.notes ?? null,
+      internal_notes: input.internal_notes ?? null,
+      metadata: JSON.stringify({
+        ...(input.metadata ?? {}),
+        ...(input.shipping_cost != null ? { shipping_cost_override: input.shipping_cost } : {}),
+      }),
+      created_by: meta.actor,
+    });
+    await repo.insertQuotationLines(trx, Number(header.id), lines);
+    // Numbered last, so the counter row is locked only until the commit that follows.
+    const number = await allocateNumber(trx, 'Q', Number(date.slice(0, 4)));
+    await repo.updateQuotationHeader(trx, Number(header.id), { quotation_number: number });
+    return Number(header.id);
+  }).then((id) => loadQuotation(db, id));
 }
 
 /** A quotation with lines (each with setup_costs) and the VAT summary of its current totals. */
@@ -177,7 +175,7 @@ export async function updateQuotation(
   id: number,
   input: UpdateQuotationInput,
 ) {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const header = await repo.findQuotationHeader(trx, id, true);
     if (!header) throw notFound(`Quotation ${id} not found`);
     assertOpen(header);
@@ -223,7 +221,7 @@ export async function updateQuotation(
 
 /** Deleting is for open quotations never converted; accepted ones are part of a document chain. */
 export async function removeQuotation(db: Kysely<any>, id: number) {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const header = await repo.findQuotationHeader(trx, id, true);
     if (!header) throw notFound(`Quotation ${id} not found`);
     if (header.status === 'accepted')
@@ -238,7 +236,7 @@ export async function addQuotationLine(
   quotationId: number,
   input: LineInput,
 ) {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const header = await repo.findQuotationHeader(trx, quotationId, true);
     if (!header) throw notFound(`Quotation ${quotationId} not found`);
     assertOpen(header);
@@ -267,7 +265,7 @@ export async function updateQuotationLine(
     discount_percent?: string;
   },
 ) {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const line = await repo.findQuotationLine(trx, lineId);
     if (!line) throw notFound(`Quotation line ${lineId} not found`);
     const header = await repo.findQuotationHeader(trx, Number(line.quotation_id), true);
@@ -307,7 +305,7 @@ export async function updateQuotationLine(
 }
 
 export async function removeQuotationLine(db: Kysely<any>, config: Config, lineId: number) {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const line = await repo.findQuotationLine(trx, lineId);
     if (!line) throw notFound(`Quotation line ${lineId} not found`);
     const header = await repo.findQuotationHeader(trx, Number(line.quotation_id), true);
@@ -320,7 +318,7 @@ export async function removeQuotationLine(db: Kysely<any>, config: Config, lineI
 
 /** Rejection by the customer (or staff): reason kept on the quotation. */
 export async function rejectQuotation(db: Kysely<any>, id: number, reason: string) {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const header = await repo.findQuotationHeader(trx, id, true);
     if (!header) throw notFound(`Quotation ${id} not found`);
     assertOpen(header);

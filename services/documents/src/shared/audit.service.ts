@@ -2,8 +2,8 @@ import type { Kysely } from '@aplt/db';
 import { type AuditEntry, writeAudit } from './audit.repository';
 
 /**
- * Records who changed what. Written right after the change's own transaction committed: an audit
- * row never exists for a change that rolled back.
+ * Records who changed what. Callers pass the change's own transaction, so the audit row and the
+ * change commit or roll back together.
  */
 export async function recordAudit(db: Kysely<any>, entry: AuditEntry): Promise<void> {
   await writeAudit(db, entry);

@@ -53,16 +53,22 @@ export function registerCustomerPortalRoutes(app: App, ctx: DocumentsContext) {
     async (request) => {
       const { who } = await ownedQuotation(request, request.params.id);
       const db = apltDb(ctx, request);
-      const order = await convertQuotation(db, request.params.id, { actor: who.email, requireValid: true });
-      await recordAudit(db, {
-        actor: who.email,
-        actor_type: 'customer',
-        action: 'quotation.accept',
-        entity_type: 'quotation',
-        entity_id: request.params.id,
-        changes: { order_id: order.id },
-        ip: request.ip,
-        request_id: request.id,
+      const order = await db.transaction().execute(async (trx) => {
+        const converted = await convertQuotation(trx, request.params.id, {
+          actor: who.email,
+          requireValid: true,
+        });
+        await recordAudit(trx, {
+          actor: who.email,
+          actor_type: 'customer',
+          action: 'quotation.accept',
+          entity_type: 'quotation',
+          entity_id: request.params.id,
+          changes: { order_id: converted.id },
+          ip: request.ip,
+          request_id: request.id,
+        });
+        return converted;
       });
       return { order_id: Number(order.id), order_number: order.order_number };
     },
@@ -81,16 +87,19 @@ export function registerCustomerPortalRoutes(app: App, ctx: DocumentsContext) {
     async (request) => {
       const { who } = await ownedQuotation(request, request.params.id);
       const db = apltDb(ctx, request);
-      const q = await rejectQuotation(db, request.params.id, request.body.reason);
-      await recordAudit(db, {
-        actor: who.email,
-        actor_type: 'customer',
-        action: 'quotation.reject',
-        entity_type: 'quotation',
-        entity_id: request.params.id,
-        changes: { reason: request.body.reason },
-        ip: request.ip,
-        request_id: request.id,
+      const q = await db.transaction().execute(async (trx) => {
+        const rejected = await rejectQuotation(trx, request.params.id, request.body.reason);
+        await recordAudit(trx, {
+          actor: who.email,
+          actor_type: 'customer',
+          action: 'quotation.reject',
+          entity_type: 'quotation',
+          entity_id: request.params.id,
+          changes: { reason: request.body.reason },
+          ip: request.ip,
+          request_id: request.id,
+        });
+        return rejected;
       });
       return {
         id: Number(q.id),

@@ -11,7 +11,8 @@ import { anyObject, dateInput, decimalInput, listOf, errorResponses } from '../s
  * Unauthenticated quotation routes for workflow automation (n8n, AI agents) behind the proxy's
  * forward auth. They may create quotations (source agent or web), change the customer-facing
  * header fields and the lines of OPEN quotations, nothing else: no status moves, prices of
- * accepted documents, internal notes or deletion of quotations. Every write is audited.
+ * accepted documents, internal notes or deletion of quotations. Every write is audited in the
+ * same transaction as the change.
  */
 const createBody = z.object({
   source_code: z.enum(['agent', 'web']).default('agent'),
@@ -99,18 +100,21 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
     { schema: { body: createBody, response: { ...errorResponses, 201: anyObject } } },
     async (request, reply) => {
       const db = apltDb(ctx, request);
-      const q = await quotations.createQuotation(db, ctx.config, request.body, {
-        actor: null,
-        defaultSource: 'agent',
+      const q = await db.transaction().execute(async (trx) => {
+        const created = await quotations.createQuotation(trx, ctx.config, request.body, {
+          actor: null,
+          defaultSource: 'agent',
+        });
+        await recordAudit(
+          trx,
+          audit(request, 'quotation.create', 'quotation', created.id, {
+            quotation_number: created.quotation_number,
+            lines: created.lines.length,
+            total: created.total,
+          }),
+        );
+        return created;
       });
-      await recordAudit(
-        db,
-        audit(request, 'quotation.create', 'quotation', q.id, {
-          quotation_number: q.quotation_number,
-          lines: q.lines.length,
-          total: q.total,
-        }),
-      );
       return reply.code(201).send(publicView(q));
     },
   );
@@ -121,8 +125,11 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
     async (request) => {
       const db = apltDb(ctx, request);
       const { id, ...patch } = request.body;
-      const q = await quotations.updateQuotation(db, ctx.config, id, patch);
-      await recordAudit(db, audit(request, 'quotation.update', 'quotation', id, patch));
+      const q = await db.transaction().execute(async (trx) => {
+        const updated = await quotations.updateQuotation(trx, ctx.config, id, patch);
+        await recordAudit(trx, audit(request, 'quotation.update', 'quotation', id, patch));
+        return updated;
+      });
       return publicView(q);
     },
   );
@@ -152,11 +159,14 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
     async (request, reply) => {
       const db = apltDb(ctx, request);
       const { quotation_id, ...line } = request.body;
-      const row = await quotations.addQuotationLine(db, ctx.config, quotation_id, line);
-      await recordAudit(
-        db,
-        audit(request, 'quotation_line.create', 'quotation_line', row.id, { quotation_id, ...line }),
-      );
+      const row = await db.transaction().execute(async (trx) => {
+        const added = await quotations.addQuotationLine(trx, ctx.config, quotation_id, line);
+        await recordAudit(
+          trx,
+          audit(request, 'quotation_line.create', 'quotation_line', added.id, { quotation_id, ...line }),
+        );
+        return added;
+      });
       return reply.code(201).send(row);
     },
   );
@@ -167,9 +177,11 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
     async (request) => {
       const db = apltDb(ctx, request);
       const { id, ...patch } = request.body;
-      const row = await quotations.updateQuotationLine(db, ctx.config, id, patch);
-      await recordAudit(db, audit(request, 'quotation_line.update', 'quotation_line', id, patch));
-      return row;
+      return db.transaction().execute(async (trx) => {
+        const row = await quotations.updateQuotationLine(trx, ctx.config, id, patch);
+        await recordAudit(trx, audit(request, 'quotation_line.update', 'quotation_line', id, patch));
+        return row;
+      });
     },
   );
 
@@ -185,15 +197,17 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
       const id = request.query.id ?? request.body?.id;
       if (!id) throw badRequest('id is required (query or body)');
       const db = apltDb(ctx, request);
-      const line = await quotations.removeQuotationLine(db, ctx.config, id);
-      if (!line) throw notFound();
-      await recordAudit(
-        db,
-        audit(request, 'quotation_line.delete', 'quotation_line', id, {
-          quotation_id: Number(line.quotation_id),
-          sku: line.sku,
-        }),
-      );
+      await db.transaction().execute(async (trx) => {
+        const line = await quotations.removeQuotationLine(trx, ctx.config, id);
+        if (!line) throw notFound();
+        await recordAudit(
+          trx,
+          audit(request, 'quotation_line.delete', 'quotation_line', id, {
+            quotation_id: Number(line.quotation_id),
+            sku: line.sku,
+          }),
+        );
+      });
       return reply.code(204).send();
     },
   );
