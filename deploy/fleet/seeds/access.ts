@@ -15,6 +15,6 @@ export async function seedAccess(ctx: SeedContext): Promise<void> {
     `access: admin ${adminCreated ? 'created' : 'kept'}, licenses seeded for ${licensed} of ${tenantIds.length} tenants`,
   );
   ctx.notes.push(
-    `access/licenses login: ${demoAccessAdmin.email} / ${demoAccessAdmin.password} (one-time code by e-mail; ACCESS_OTP_CHANNEL=log prints it in the access log)`,
+    `access/licenses login: ${demoAccessAdmin.email} / ${demoAccessAdmin.password} (the e-mailed one-time code shows in the fleet log as "mail to ...")`,
   );
 }

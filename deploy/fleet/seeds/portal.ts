@@ -78,7 +78,7 @@ export async function seedPortal(ctx: SeedContext): Promise<void> {
   ctx.log(`portal: ${created} user(s) created${hasTicket ? '' : ', demo ticket created'}`);
   const port = ctx.proxyPort === 80 ? '' : `:${ctx.proxyPort}`;
   ctx.notes.push(
-    `portal http://portal.${ctx.domain}${port}/ (code by e-mail; PORTAL_OTP_CHANNEL=log prints it in the portal log): ` +
+    `portal http://portal.${ctx.domain}${port}/ (e-mailed code in the fleet log): ` +
       demoPortalUsers.map((u) => `${u.role} ${u.email} / ${u.password}`).join('; '),
   );
 }
