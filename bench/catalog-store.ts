@@ -1,6 +1,7 @@
 // GET /store/aplt/products requests/s at 50 connections (catalog of 10,000 sellable products with
 // variants, price tiers and categories; first page, a later page with a category filter and a
-// search), beside a bare Fastify route that sends the same first-page JSON from memory.
+// search, all with the page cache off, then the first page with the default 10 s cache), beside a
+// bare Fastify route that sends the same first-page JSON from memory.
 //   npx tsx bench/catalog-store.ts
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
@@ -68,12 +69,20 @@ await sql`INSERT INTO aplt_category_mappings (category_id, product_id)
 );
 await sql`VACUUM ANALYZE`.execute(aplt);
 
-const app = await buildApp(
-  { registry, databases, licenses: allFeaturesClient },
-  loadConfig({ ...process.env, LOG_LEVEL: 'silent', REDIS_PREFIX: `${prefix}r` }),
-);
+const config = (cacheSeconds: number) =>
+  loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    REDIS_PREFIX: `${prefix}r`,
+    CATALOG_STORE_CACHE_SECONDS: String(cacheSeconds),
+  });
+// Uncached: every request reaches the database. Cached: the default 10 s page cache.
+const app = await buildApp({ registry, databases, licenses: allFeaturesClient }, config(0));
 await app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+const cachedApp = await buildApp({ registry, databases, licenses: allFeaturesClient }, config(10));
+await cachedApp.listen({ port: 0, host: '127.0.0.1' });
+const cachedBase = `http://127.0.0.1:${(cachedApp.server.address() as AddressInfo).port}`;
 const firstPage = await (
   await fetch(`${base}/store/aplt/products?lang=nl&quantity=250`, { headers: { host: 'shop.localhost' } })
 ).text();
@@ -93,6 +102,10 @@ const cases = [
   {
     name: 'GET /store/aplt/products?q=balpen%2012&lang=en',
     url: `${base}/store/aplt/products?q=balpen%2012&lang=en`,
+  },
+  {
+    name: 'same first page with the 10 s page cache (default)',
+    url: `${cachedBase}/store/aplt/products?lang=nl&quantity=250`,
   },
 ];
 try {
@@ -120,6 +133,7 @@ try {
   }
 } finally {
   await app.close();
+  await cachedApp.close();
   await bare.close();
   await databases.close();
   await control.destroy();

@@ -12,6 +12,8 @@ export const configShape = {
   CATALOG_BATCH_SIZE: env.int(1000),
   // Default retail margin over the supplier purchase price when a supplier sets none (percent).
   CATALOG_DEFAULT_MARGIN_PERCENT: env.decimal('40'),
+  // Seconds a public catalog page (products, categories) is answered from memory; 0 = never.
+  CATALOG_STORE_CACHE_SECONDS: env.int(10),
   // OpenAI-compatible chat-completions endpoint; unset = the built-in deterministic engine.
   AI_BASE_URL: env.optionalStr(),
   // Bearer key for AI_BASE_URL.

@@ -288,6 +288,10 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
       'Keramische mok 300 ml',
     ]);
     expect(nl.products[0].price).toEqual({ quantity: 500, unit_price: '0.3920', currency: 'EUR' });
+    // A repeated page is answered from the short-lived cache: same body, same content type.
+    const again = await api('acme', undefined, 'GET', '/store/aplt/products?lang=nl&quantity=500');
+    expect(again.headers['content-type']).toMatch(/application\/json/);
+    expect(again.json()).toEqual(nl);
     const en = (await api('acme', undefined, 'GET', '/store/aplt/products?lang=en')).json();
     expect(en.products.map((p: { name: string }) => p.name)).toEqual([
       'Classic ballpoint pen',

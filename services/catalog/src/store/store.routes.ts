@@ -1,6 +1,7 @@
 import type { App } from '@aplt/http';
 import { z } from 'zod';
 import { listCategories, listStoreProducts } from './store.repository';
+import { TtlCache } from './ttl-cache';
 
 const lang = z.enum(['nl', 'en', 'de']).default('nl');
 
@@ -46,6 +47,9 @@ const categoryNode: z.ZodType<CategoryNode> = z.lazy(() =>
 
 /** Public catalog of the tenant (no authentication): only sellable products. */
 export async function storeRoutes(app: App) {
+  // Serialised answers per tenant and query string, kept a few seconds (CATALOG_STORE_CACHE_SECONDS).
+  const cache = new TtlCache<string>(app.catalogDeps.config.CATALOG_STORE_CACHE_SECONDS * 1000);
+  const cached = (request: { tenant: { id: string }; url: string }) => `${request.tenant.id}|${request.url}`;
   app.get(
     '/store/aplt/products',
     {
@@ -68,13 +72,15 @@ export async function storeRoutes(app: App) {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      const hit = cache.get(cached(request));
+      if (hit) return reply.type('application/json; charset=utf-8').send(hit as never);
       const q = request.query;
       const { rows, count } = await listStoreProducts(
         request.server.catalogDeps.databases.aplt(request.tenant),
         q,
       );
-      return {
+      const body = {
         products: rows.map((r) => ({
           id: r.id,
           sku: r.sku,
@@ -93,6 +99,8 @@ export async function storeRoutes(app: App) {
         limit: q.limit,
         offset: q.offset,
       };
+      cache.set(cached(request), JSON.stringify(body));
+      return body;
     },
   );
 
@@ -104,7 +112,9 @@ export async function storeRoutes(app: App) {
         response: { 200: z.object({ categories: z.array(categoryNode) }) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      const hit = cache.get(cached(request));
+      if (hit) return reply.type('application/json; charset=utf-8').send(hit as never);
       const rows = await listCategories(
         request.server.catalogDeps.databases.aplt(request.tenant),
         request.query.lang,
@@ -131,7 +141,9 @@ export async function storeRoutes(app: App) {
         name: n.name,
         children: n.children.map(strip),
       });
-      return { categories: roots.map(strip) };
+      const body = { categories: roots.map(strip) };
+      cache.set(cached(request), JSON.stringify(body));
+      return body;
     },
   );
 }
