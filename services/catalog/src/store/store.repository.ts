@@ -47,12 +47,22 @@ export async function listStoreProducts(db: Kysely<any>, q: StoreProductQuery) {
     : fuzzy
       ? sql`similarity(p.search_text, aplt_f_unaccent(${search})) DESC,`
       : sql`ts_rank(p.search_vector, to_tsquery('simple', aplt_f_unaccent(${tsq}))) DESC,`;
+  // A category (code or slug) stands for itself and its direct children; resolved to ids once.
+  let categoryIds: number[] | undefined;
+  if (q.category) {
+    const cats = await sql<{ id: number }>`
+      SELECT c.id FROM aplt_categories c
+      WHERE c.code = ${q.category} OR c.slug = ${q.category}
+        OR c.parent_id IN (SELECT id FROM aplt_categories WHERE code = ${q.category} OR slug = ${q.category})`.execute(
+      db,
+    );
+    categoryIds = cats.rows.map((c) => c.id);
+    if (categoryIds.length === 0) return { rows: [], count: 0 };
+  }
   const where = sql`p.is_sellable ${searchCond}
       ${
-        q.category
-          ? sql`AND EXISTS (SELECT 1 FROM aplt_category_mappings m JOIN aplt_categories c ON c.id = m.category_id
-        WHERE m.product_id = p.id AND (c.code = ${q.category} OR c.slug = ${q.category}
-          OR c.parent_id IN (SELECT id FROM aplt_categories WHERE code = ${q.category} OR slug = ${q.category})))`
+        categoryIds
+          ? sql`AND p.id IN (SELECT m.product_id FROM aplt_category_mappings m WHERE m.category_id = ANY(${categoryIds}::bigint[]))`
           : sql``
       }`;
   // The page is chosen on ids first (a simple, quickly planned query); the count is a separate scan.
