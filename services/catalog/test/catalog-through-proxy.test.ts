@@ -178,6 +178,18 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
     });
   });
 
+  it('fails a run whose feed URL answers 404, with the reason, and keeps the catalog', async () => {
+    const db = fleet.databases.aplt((await fleet.registry.get('master'))!);
+    await sql`INSERT INTO aplt_suppliers (code, name, feed_format, settings)
+      VALUES ('04', 'Supplier 04', 'json', ${JSON.stringify({ feeds: { products: `${feeds.url}/04/missing.json` } })}::jsonb)`.execute(
+      db,
+    );
+    const before = (await sql<any>`SELECT count(*)::int AS n FROM aplt_products`.execute(db)).rows[0].n;
+    const failed = await runConnector('04_products');
+    expect(failed.run).toMatchObject({ status: 'failed', error: expect.stringContaining('HTTP 404') });
+    expect((await sql<any>`SELECT count(*)::int AS n FROM aplt_products`.execute(db)).rows[0].n).toBe(before);
+  });
+
   it('never runs one connector twice at once: a second start while queued is 409', async () => {
     const db = fleet.databases.aplt((await fleet.registry.get('master'))!);
     // A run that holds the slot (as a long import would) makes the next request conflict.

@@ -9,7 +9,19 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
  */
 export async function openFeed(location: string): Promise<Readable> {
   if (/^https?:\/\//i.test(location)) {
-    const res = await fetch(location, { redirect: 'follow' });
+    // A supplier host that never answers must fail the run, not hold it (and its slot) forever;
+    // the limit covers the response headers only, a long body download is fine.
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new Error(`Feed ${location} did not answer within 60 s`)),
+      60_000,
+    );
+    let res: Response;
+    try {
+      res = await fetch(location, { redirect: 'follow', signal: controller.signal });
+    } finally {
+      clearTimeout(timer);
+    }
     if (!res.ok || !res.body) {
       throw new Error(`Feed ${location} answered HTTP ${res.status}`);
     }
