@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import { createMailer } from '@aplt/mail';
 import type { Config } from '../config';
 
 /** Delivers a one-time code; the login fails clearly when the channel does. */
@@ -8,19 +8,11 @@ export interface OtpChannel {
 }
 
 export function emailChannel(config: Config): OtpChannel {
-  const transport = nodemailer.createTransport({
-    host: config.SMTP_HOST,
-    port: config.SMTP_PORT,
-    secure: false,
-    requireTLS: config.SMTP_REQUIRE_TLS,
-    tls: { rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED },
-    ...(config.SMTP_USER ? { auth: { user: config.SMTP_USER, pass: config.MAIL_PASSWORD ?? '' } } : {}),
-  });
+  const mailer = createMailer(config);
   return {
     name: 'email',
     async send(to, code) {
-      await transport.sendMail({
-        from: { name: config.MAIL_FROM_NAME, address: config.MAIL_FROM_ADDRESS },
+      await mailer.send({
         to,
         subject: `Your sign-in code: ${code}`,
         text: `Your one-time sign-in code is ${code}.\nIt expires in ${Math.round(config.ACCESS_OTP_TTL_SECONDS / 60)} minutes. If you did not try to sign in, ignore this message.`,

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import { createMailer } from '@aplt/mail';
 import type { Config } from '../config';
 
 /** Delivers the second-factor code; login fails clearly when the channel does. */
@@ -10,26 +10,18 @@ export interface OtpChannel {
 
 /** E-mail over SMTP submission: STARTTLS on 587, never implicit TLS (spec 1, authentication 2). */
 export function emailOtpChannel(config: Config): OtpChannel {
-  const transport = nodemailer.createTransport({
-    host: config.SMTP_HOST,
-    port: config.SMTP_PORT,
-    secure: false,
-    requireTLS: config.SMTP_REQUIRE_TLS,
-    tls: { rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED },
-    ...(config.SMTP_USER ? { auth: { user: config.SMTP_USER, pass: config.MAIL_PASSWORD ?? '' } } : {}),
-  });
+  const mailer = createMailer(config);
   const minutes = Math.round(config.PORTAL_OTP_TTL_SECONDS / 60);
   return {
     name: 'email',
     async send(to, code) {
-      await transport.sendMail({
-        from: { name: config.MAIL_FROM_NAME, address: config.MAIL_FROM_ADDRESS },
+      await mailer.send({
         to,
         subject: `Your portal verification code: ${code}`,
         text: `Your customer portal verification code is ${code}.\nIt expires in ${minutes} minutes. If you did not try to sign in, ignore this message.`,
       });
     },
-    close: () => transport.close(),
+    close: () => mailer.close(),
   };
 }
 

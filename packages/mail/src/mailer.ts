@@ -1,0 +1,51 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+
+/** The parsed `smtpEnv` group of @aplt/config. */
+export interface SmtpSettings {
+  SMTP_HOST: string;
+  SMTP_PORT: number;
+  SMTP_USER?: string | undefined;
+  MAIL_PASSWORD?: string | undefined;
+  MAIL_FROM_NAME: string;
+  MAIL_FROM_ADDRESS: string;
+  SMTP_TLS_REJECT_UNAUTHORIZED: boolean;
+  SMTP_REQUIRE_TLS: boolean;
+}
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+  close(): void;
+}
+
+/**
+ * SMTP submission as the spec demands, the same for every service that sends mail: plain connect
+ * on 587, then STARTTLS (never implicit TLS), refusing to send when the server does not offer it
+ * (unless SMTP_REQUIRE_TLS is off for a local catch-all), authenticated with MAIL_PASSWORD as
+ * SMTP_USER (default: the sender address), from the configured name and address.
+ */
+export function createMailer(config: SmtpSettings): Mailer {
+  const transport: Transporter = nodemailer.createTransport({
+    host: config.SMTP_HOST,
+    port: config.SMTP_PORT,
+    secure: false,
+    requireTLS: config.SMTP_REQUIRE_TLS,
+    auth: config.MAIL_PASSWORD
+      ? { user: config.SMTP_USER ?? config.MAIL_FROM_ADDRESS, pass: config.MAIL_PASSWORD }
+      : undefined,
+    tls: { rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED },
+  });
+  const from = { name: config.MAIL_FROM_NAME, address: config.MAIL_FROM_ADDRESS };
+  return {
+    async send(mail) {
+      await transport.sendMail({ from, ...mail });
+    },
+    close: () => transport.close(),
+  };
+}
