@@ -32,22 +32,39 @@ async function counts(rows: Array<{ inserted: boolean }>): Promise<Counts> {
 export async function upsertProducts(db: Db, supplier: string, rows: ProductRow[]): Promise<Counts> {
   const col = <T>(f: (r: ProductRow) => T) => rows.map(f);
   const res = await sql<{ id: number; supplier_sku: string; inserted: boolean }>`
-    INSERT INTO aplt_products AS p (sku, supplier_code, supplier_sku, name_nl, name_en, name_de,
-      description_nl, description_en, description_de, brand, material, dimensions, country_of_origin,
-      supplier_category_code, printable, number_of_print_positions, image_url, images, last_imported_at)
-    SELECT t.sku, ${supplier}, t.supplier_sku, t.name_nl, t.name_en, t.name_de, t.d_nl, t.d_en, t.d_de,
-      t.brand, t.material, t.dimensions, t.country, t.category, t.printable, t.positions,
-      t.images::jsonb ->> 0, t.images::jsonb, now()
-    FROM unnest(${col((r) => productSku(supplier, r.masterCode))}::text[], ${col((r) => r.masterCode)}::text[],
+    WITH input AS (
+      SELECT t.sku, t.supplier_sku, t.name_nl, t.name_en, t.name_de, t.d_nl, t.d_en, t.d_de, t.brand, t.material,
+        t.dimensions, t.country::char(2) AS country, t.category, t.printable, t.positions,
+        t.images::jsonb ->> 0 AS image_url, t.images::jsonb AS images, t.ord
+      FROM unnest(${col((r) => productSku(supplier, r.masterCode))}::text[], ${col((r) => r.masterCode)}::text[],
       ${col((r) => r.names.nl)}::text[], ${col((r) => nz(r.names.en))}::text[], ${col((r) => nz(r.names.de))}::text[],
       ${col((r) => nz(r.descriptions.nl))}::text[], ${col((r) => nz(r.descriptions.en))}::text[],
       ${col((r) => nz(r.descriptions.de))}::text[], ${col((r) => nz(r.brand))}::text[],
       ${col((r) => nz(r.material))}::text[], ${col((r) => nz(r.dimensions))}::text[],
       ${col((r) => country(r.countryOfOrigin))}::text[], ${col((r) => nz(r.categoryCode))}::text[],
       ${col((r) => r.printable)}::boolean[], ${col((r) => nz(r.numberOfPrintPositions))}::int[],
-      ${col((r) => JSON.stringify(r.images))}::text[])
+      ${col((r) => JSON.stringify(r.images))}::text[]) WITH ORDINALITY
       AS t(sku, supplier_sku, name_nl, name_en, name_de, d_nl, d_en, d_de, brand, material, dimensions,
-           country, category, printable, positions, images)
+           country, category, printable, positions, images, ord)
+    ), changed AS (
+      -- Unchanged products are dropped before the INSERT: an INSERT computes the generated search
+      -- vector of every candidate row, even one that then conflicts and is not written, and that
+      -- computation dominates import cost. Most of a daily feed is unchanged.
+      SELECT i.* FROM input i LEFT JOIN aplt_products e ON e.sku = i.sku
+      WHERE e.id IS NULL
+        OR (e.name_nl, e.name_en, e.name_de, e.description_nl, e.description_en, e.description_de, e.brand,
+            e.material, e.dimensions, e.country_of_origin, e.supplier_category_code, e.printable,
+            e.number_of_print_positions, e.image_url, e.images)
+          IS DISTINCT FROM (i.name_nl, i.name_en, i.name_de, i.d_nl, i.d_en, i.d_de, i.brand, i.material,
+            i.dimensions, i.country, i.category, i.printable, i.positions, i.image_url, i.images)
+    )
+    INSERT INTO aplt_products AS p (sku, supplier_code, supplier_sku, name_nl, name_en, name_de,
+      description_nl, description_en, description_de, brand, material, dimensions, country_of_origin,
+      supplier_category_code, printable, number_of_print_positions, image_url, images, last_imported_at)
+    SELECT t.sku, ${supplier}, t.supplier_sku, t.name_nl, t.name_en, t.name_de, t.d_nl, t.d_en, t.d_de,
+      t.brand, t.material, t.dimensions, t.country, t.category, t.printable, t.positions, t.image_url, t.images, now()
+    FROM changed t
+    ORDER BY t.ord -- ids follow the feed order
     ON CONFLICT (sku) DO UPDATE SET
       name_nl = EXCLUDED.name_nl, name_en = EXCLUDED.name_en, name_de = EXCLUDED.name_de,
       description_nl = EXCLUDED.description_nl, description_en = EXCLUDED.description_en,
@@ -56,8 +73,7 @@ export async function upsertProducts(db: Db, supplier: string, rows: ProductRow[
       supplier_category_code = EXCLUDED.supplier_category_code, printable = EXCLUDED.printable,
       number_of_print_positions = EXCLUDED.number_of_print_positions, image_url = EXCLUDED.image_url,
       images = EXCLUDED.images, last_imported_at = EXCLUDED.last_imported_at
-    -- An unchanged product is not rewritten: that would recompute its search vector and index
-    -- entries for nothing, and most of a daily feed is unchanged.
+    -- Also here (a concurrent writer may have made the row equal in the meantime).
     WHERE (p.name_nl, p.name_en, p.name_de, p.description_nl, p.description_en, p.description_de, p.brand,
         p.material, p.dimensions, p.country_of_origin, p.supplier_category_code, p.printable,
         p.number_of_print_positions, p.image_url, p.images)
