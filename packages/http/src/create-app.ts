@@ -61,8 +61,10 @@ export async function createApp(opts: AppOptions): Promise<App> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+  // A callback hook, not an async one: it runs on every request, and a promise each costs.
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    done();
   });
   app.decorate('jwtSecret', opts.jwtSecret);
   app.decorateRequest('actor', null);

@@ -31,9 +31,10 @@ export function requireRole(role: string) {
 /**
  * Double-submit CSRF check on every state-changing request: the x-csrf-token header must equal
  * the SameSite=Strict csrf cookie, which a page of another origin can neither read nor set.
+ * A callback hook, not an async one: it runs on every request, forward auth's included.
  */
-export async function csrfCheck(request: FastifyRequest) {
-  if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return;
+export function csrfCheck(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) {
+  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return done();
   const cookie = request.cookies[CSRF_COOKIE];
   const header = request.headers['x-csrf-token'];
   const sent = typeof header === 'string' ? header : undefined;
@@ -43,7 +44,8 @@ export async function csrfCheck(request: FastifyRequest) {
     cookie.length !== sent.length ||
     !timingSafeEqual(Buffer.from(cookie), Buffer.from(sent))
   )
-    throw forbidden('Missing or wrong CSRF token', { csrf: true });
+    return done(forbidden('Missing or wrong CSRF token', { csrf: true }));
+  done();
 }
 
 export function isHttps(request: FastifyRequest): boolean {
