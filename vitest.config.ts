@@ -6,9 +6,10 @@ export default defineConfig({
     exclude: ['**/node_modules/**'],
     globalSetup: ['packages/testing/src/global-setup.ts'],
     pool: 'forks',
-    // Files run in parallel, each on its own databases; two cores, so a few at a time.
-    maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
-    testTimeout: 60_000,
+    // Files run in parallel, each on its own databases; two workers for two cores keeps
+    // Chromium-driven tests from being starved.
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
+    testTimeout: 120_000,
     hookTimeout: 120_000,
     env: { PUPPETEER_SKIP_DOWNLOAD: '1' },
   },

@@ -20,6 +20,11 @@ export async function launchChromium(): Promise<{ browser: Browser; close(): Pro
       '--disable-dev-shm-usage',
     ],
   });
+  // Every page, popups included, may wait long: under a full parallel test run on two cores a
+  // renderer can be starved for longer than puppeteer's 30 s default.
+  browser.on('targetcreated', (target) => {
+    void target.page().then((page) => page?.setDefaultTimeout(90_000));
+  });
   return {
     browser,
     async close() {
