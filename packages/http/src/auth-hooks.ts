@@ -13,6 +13,8 @@ declare module 'fastify' {
 
 /** Storefront customers carry their token in this cookie (spec 1, authentication 5). */
 export const CUSTOMER_COOKIE = '_commerce_jwt';
+/** Medusa v2's cookie session (`POST /auth/session`), which its admin dashboard uses by default. */
+export const SESSION_COOKIE = 'connect.sid';
 
 function bearer(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -22,14 +24,17 @@ function bearer(request: FastifyRequest): string | undefined {
 
 /**
  * preHandler that demands a valid token of the tenant for the given actor type (`user` for
- * admins, `customer` for storefront customers) and puts the actor on the request.
+ * admins, `customer` for storefront customers) and puts the actor on the request. The token comes
+ * from the bearer header, else Medusa's session cookie, else (customers) the storefront cookie.
  */
 export function requireActor(actorType: 'user' | 'customer') {
   return async function actorGuard(request: FastifyRequest): Promise<void> {
     const secret = request.server.jwtSecret;
     if (!secret || !request.tenant) throw unauthorized();
     const token =
-      bearer(request) ?? (actorType === 'customer' ? request.cookies?.[CUSTOMER_COOKIE] : undefined);
+      bearer(request) ??
+      request.cookies?.[SESSION_COOKIE] ??
+      (actorType === 'customer' ? request.cookies?.[CUSTOMER_COOKIE] : undefined);
     if (!token) throw unauthorized();
     const claims = await verifyActorToken<ActorClaims>(tenantJwtSecret(secret, request.tenant.id), token);
     if (!claims || claims.actor_type !== actorType || !claims.actor_id) throw unauthorized();

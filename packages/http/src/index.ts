@@ -17,5 +17,5 @@ export { tenantJwtSecret, signActorToken, verifyActorToken, type ActorClaims, ty
 export { requireActor } from './auth-hooks';
 export { runService } from './run-service';
 export { tenantContextFromEnv, pingPg, type TenantContext } from './tenant-context';
-export { CUSTOMER_COOKIE } from './auth-hooks';
+export { CUSTOMER_COOKIE, SESSION_COOKIE } from './auth-hooks';
 export { bootTenantService, type TenantServiceDeps } from './bootstrap';

@@ -4,6 +4,7 @@ import { createApp, type TenantServiceDeps } from '@aplt/http';
 import { hashPassword } from '@aplt/passwords';
 import { createRedis, QueueClient } from '@aplt/queue';
 import { emailpassRoutes, type PasswordSyncTrigger } from './admin/emailpass.routes';
+import { sessionRoutes } from './admin/session.routes';
 import { tokenRefreshRoutes } from './admin/token-refresh.routes';
 import type { Config } from './config';
 import { customerAuthRoutes } from './customer/customer-auth.routes';
@@ -57,6 +58,7 @@ export async function buildApp(deps: Deps, config: Config) {
   await registerRateLimit(app, redis, config.REDIS_PREFIX);
   emailpassRoutes(app, authDeps, sync);
   tokenRefreshRoutes(app, authDeps);
+  sessionRoutes(app, authDeps);
   customerAuthRoutes(app, authDeps);
 
   app.addReadinessCheck('redis', async () => {
