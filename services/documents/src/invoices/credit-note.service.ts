@@ -10,6 +10,7 @@ import { D, Decimal, money, sum } from '../shared/money';
 import { vatSummary } from '../shared/vat';
 import * as repo from './invoice.repository';
 import { loadInvoice, refreshStoredStatus } from './invoice.service';
+import { copiedLineFields } from '../shared/line-copy';
 
 export interface CreditNoteInput {
   invoice_id: number;
@@ -63,22 +64,7 @@ export async function createCreditNote(db: Kysely<any>, input: CreditNoteInput, 
               );
         drafts.push({
           credited_line_id: l.id,
-          line_type: l.line_type,
-          product_id: l.product_id,
-          variant_id: l.variant_id,
-          sku: l.sku,
-          description: l.description,
-          quantity: qty,
-          unit_price: String(l.unit_price),
-          discount_percent: String(l.discount_percent),
-          technique_code: l.technique_code,
-          technique_name: l.technique_name,
-          print_position: l.print_position,
-          print_area: l.print_area,
-          print_colours: l.print_colours,
-          print_unit_price: String(l.print_unit_price),
-          vat_code_id: l.vat_code_id,
-          vat_rate: String(l.vat_rate),
+          ...copiedLineFields(l, qty),
           vat_category: l.vat_category,
           line_total: money(amount),
         });

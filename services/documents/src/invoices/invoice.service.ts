@@ -18,6 +18,7 @@ import {
 import { D, money, sum } from '../shared/money';
 import { categoryForRate, isReverseCharge, REVERSE_CHARGE_NOTE, vatSummary } from '../shared/vat';
 import * as repo from './invoice.repository';
+import { copiedLineFields } from '../shared/line-copy';
 
 export type InvoiceKind = 'invoice' | 'proforma';
 
@@ -220,22 +221,7 @@ export async function invoiceOrder(
             : money(lineAmount(qty, l.unit_price, l.print_unit_price, l.discount_percent));
         drafts.push({
           order_line_id: l.id,
-          line_type: l.line_type,
-          product_id: l.product_id,
-          variant_id: l.variant_id,
-          sku: l.sku,
-          description: l.description,
-          quantity: qty,
-          unit_price: String(l.unit_price),
-          discount_percent: String(l.discount_percent),
-          technique_code: l.technique_code,
-          technique_name: l.technique_name,
-          print_position: l.print_position,
-          print_area: l.print_area,
-          print_colours: l.print_colours,
-          print_unit_price: String(l.print_unit_price),
-          vat_code_id: l.vat_code_id,
-          vat_rate: String(l.vat_rate),
+          ...copiedLineFields(l, qty),
           line_total: amount,
           metadata: l.metadata,
         });
