@@ -1,4 +1,4 @@
-export { createApp, type AppOptions, type App } from './create-app';
+export { createApp, type AppOptions, type App, type FastPathHandler } from './create-app';
 export {
   HttpError,
   badRequest,

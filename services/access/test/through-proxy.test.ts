@@ -40,6 +40,7 @@ describe('forward auth and licensing end to end through the proxy', () => {
   let session = '';
   let device = '';
   let csrf = { token: '', cookie: '' };
+  let acmeSession = '';
 
   const access: Send = (path, opts = {}) =>
     proxy.request('access.localhost', path, { ...opts, localAddress: OTHER } as never);
@@ -147,21 +148,43 @@ describe('forward auth and licensing end to end through the proxy', () => {
       },
     });
     expect(verify.status).toBe(200);
-    expect(verify.json()).toMatchObject({
-      step: 'done',
-      redirect: `http://acme.localhost:${proxy.port}/app`,
-    });
+    // The login's cookies are the access host's own; the browser is sent on to acme's callback
+    // with a one-time ticket, which acme's forward-auth check turns into cookies for acme.
+    const done = verify.json() as { step: string; redirect: string };
+    expect(done.step).toBe('done');
+    const callback = new URL(done.redirect);
+    expect(`${callback.origin}${callback.pathname}`).toBe(
+      `http://acme.localhost:${proxy.port}/_access/callback`,
+    );
     const cookies = cookiesOf(verify);
     session = cookies.aplt_session!;
-    device = cookies.aplt_device!;
     expect(String(verify.headers['set-cookie'])).toMatch(/aplt_session=[^;]+;.*HttpOnly.*SameSite=Lax/);
+
+    const path = `${callback.pathname}${callback.search}`;
+    // A ticket is bound to the host it was made for.
+    const foreign = await proxy.request('globex.localhost', path, { localAddress: OTHER });
+    expect(foreign.status).toBe(400);
+    const handed = await proxy.request('acme.localhost', path, { localAddress: OTHER });
+    expect(handed.status, handed.text()).toBe(302);
+    expect(handed.headers.location).toBe(`http://acme.localhost:${proxy.port}/app`);
+    const acme = cookiesOf(handed);
+    expect(acme.aplt_session).toBeTruthy();
+    expect(acme.aplt_session).not.toBe(session);
+    device = acme.aplt_device!;
+    expect(device).toBeTruthy();
+    // ... and used once.
+    expect((await proxy.request('acme.localhost', path, { localAddress: OTHER })).status).toBe(400);
 
     const res = await proxy.request('acme.localhost', '/api/identity', {
       localAddress: OTHER,
-      headers: { cookie: cookieHeader({ aplt_session: session }), 'x-auth-user': 'spoofed@example.com' },
+      headers: {
+        cookie: cookieHeader({ aplt_session: acme.aplt_session! }),
+        'x-auth-user': 'spoofed@example.com',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.json()).toEqual({ user: ADMIN.email, roles: 'license-admin,access-admin', via: 'session' });
+    acmeSession = acme.aplt_session!;
   });
 
   it('a trusted device passes with the device-token cookie alone', async () => {
@@ -254,5 +277,24 @@ describe('forward auth and licensing end to end through the proxy', () => {
     expect(text).toMatch(/access_decisions_total\{decision="allow",reason="session"\} [1-9]/);
     expect(text).toMatch(/access_decisions_total\{decision="allow",reason="device"\} [1-9]/);
     expect(text).toMatch(/access_decisions_total\{decision="deny",reason="no_credentials"\} [1-9]/);
+    expect(text).toMatch(/access_decisions_total\{decision="login",reason="ticket"\} 1/);
+    expect(text).toMatch(/access_decisions_total\{decision="deny",reason="invalid_ticket"\} 2/);
+  });
+
+  it('logging out on the access host also ends the session handed to acme', async () => {
+    const onAcme = () =>
+      proxy.request('acme.localhost', '/api/identity', {
+        localAddress: OTHER,
+        headers: { cookie: cookieHeader({ aplt_session: acmeSession }), accept: 'application/json' },
+      });
+    expect((await onAcme()).status).toBe(200);
+    const out = await access('/api/auth/logout', {
+      method: 'POST',
+      headers: { 'x-csrf-token': csrf.token, cookie: `${csrf.cookie}; aplt_session=${session}` },
+    });
+    expect(out.status).toBe(200);
+    const after = await onAcme();
+    expect(after.status).toBe(401);
+    expect(after.json()).toMatchObject({ type: 'unauthorized' });
   });
 });

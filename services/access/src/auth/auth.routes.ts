@@ -6,6 +6,8 @@ import type { Config } from '../config';
 import type { AccessDb } from '../db';
 import type { IdentityCache } from '../forward-auth/identity-cache';
 import { safeReturnUrl } from '../forward-auth/return-url';
+import { CALLBACK_PATH } from '../forward-auth/validate.handler';
+import { cookieCovers, issueLoginTicket } from './login-ticket.service';
 import { captchaSolution, createChallenge } from './captcha';
 import { ensureCsrfToken, isHttps, requireRole, requireSession } from './guards';
 import { loginPage } from './login-page';
@@ -61,11 +63,25 @@ function setLoginCookies(
 export async function authRoutes(app: AccessApp, deps: Deps) {
   const { config } = deps;
   const session = requireSession(deps.identities);
-  const doneFor = (issued: login.IssuedLogin, returnTo: string | null | undefined) => ({
-    step: 'done' as const,
-    redirect: safeReturnUrl(returnTo, config.ACCESS_RETURN_DOMAINS) ?? '/admin/licenses',
-    email: issued.email,
-  });
+  // Where the browser goes after a login. A host the new cookies do not reach gets them through
+  // a one-time ticket that its own forward-auth check redeems (validate.handler's callback).
+  const doneFor = async (
+    request: FastifyRequest,
+    issued: login.IssuedLogin,
+    returnTo: string | null | undefined,
+  ) => {
+    const target = safeReturnUrl(returnTo, config.ACCESS_RETURN_DOMAINS);
+    let redirect = target ?? '/admin/licenses';
+    if (target && !cookieCovers(new URL(target).host, request.host, config.ACCESS_COOKIE_DOMAIN)) {
+      const ticket = await issueLoginTicket(deps.db, {
+        sessionToken: issued.sessionToken,
+        returnUrl: target,
+        trustDevice: issued.deviceToken !== null,
+      });
+      redirect = `${new URL(target).origin}${CALLBACK_PATH}?ticket=${ticket}`;
+    }
+    return { step: 'done' as const, redirect, email: issued.email };
+  };
 
   app.get(
     '/login',
@@ -141,7 +157,7 @@ export async function authRoutes(app: AccessApp, deps: Deps) {
       const result = await login.verifyCode(deps, request.body, request.ip, request.headers['user-agent']);
       if (result.step === 'change_password') return result;
       setLoginCookies(request, reply, config, result.issued);
-      return doneFor(result.issued, request.body.return_to);
+      return doneFor(request, result.issued, request.body.return_to);
     },
   );
 
@@ -168,7 +184,7 @@ export async function authRoutes(app: AccessApp, deps: Deps) {
           request.headers['user-agent'],
         );
         setLoginCookies(request, reply, config, issued);
-        return doneFor(issued, body.return_to);
+        return doneFor(request, issued, body.return_to);
       }
       await session(request);
       await login.changeOwnPassword(deps, request.identity!, body.current_password ?? '', body.new_password);
@@ -178,14 +194,8 @@ export async function authRoutes(app: AccessApp, deps: Deps) {
 
   app.post('/api/auth/logout', { schema: { response: { 200: okBody } } }, async (request, reply) => {
     const token = request.cookies[SESSION_COOKIE];
-    if (token) {
-      await deps.db
-        .updateTable('access_sessions')
-        .set({ revoked_at: new Date() })
-        .where('id', '=', tokenHash(token))
-        .execute();
-      deps.identities.forget(tokenHash(token));
-    }
+    if (token)
+      for (const id of await sessions.revokeSession(deps.db, tokenHash(token))) deps.identities.forget(id);
     const clear = {
       path: '/',
       ...(config.ACCESS_COOKIE_DOMAIN ? { domain: config.ACCESS_COOKIE_DOMAIN } : {}),
@@ -218,9 +228,9 @@ export async function authRoutes(app: AccessApp, deps: Deps) {
       schema: { params: z.object({ id: z.string().max(100) }), response: { 200: okBody } },
     },
     async (request) => {
-      if (!(await sessions.revokeSession(deps.db, request.identity!.userId, request.params.id)))
-        throw notFound('No such session');
-      deps.identities.forget(request.params.id);
+      const revoked = await sessions.revokeSession(deps.db, request.params.id, request.identity!.userId);
+      if (!revoked.includes(request.params.id)) throw notFound('No such session');
+      for (const id of revoked) deps.identities.forget(id);
       return { ok: true as const };
     },
   );

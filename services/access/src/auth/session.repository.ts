@@ -90,7 +90,7 @@ export async function insertDeviceToken(
 export const listSessions = (db: Executor, userId: number) =>
   db
     .selectFrom('access_sessions')
-    .select(['id', 'ip', 'user_agent', 'created_at', 'last_seen_at', 'expires_at'])
+    .select(['id', 'ip', 'user_agent', 'host', 'created_at', 'last_seen_at', 'expires_at'])
     .where('user_id', '=', userId)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', sql<Date>`now()`)
@@ -107,16 +107,19 @@ export const listDeviceTokens = (db: Executor, userId: number) =>
     .orderBy('created_at', 'desc')
     .execute();
 
-/** Revokes by the public id (a prefix-free hash), only the caller's own rows. */
-export async function revokeSession(db: Executor, userId: number, id: string): Promise<boolean> {
-  const r = await db
+/**
+ * Revokes a session and the sessions handed over from it to other hosts (login tickets); only
+ * the caller's own when `userId` is given. Returns the ids revoked, for the identity cache.
+ */
+export async function revokeSession(db: Executor, id: string, userId?: number): Promise<string[]> {
+  let q = db
     .updateTable('access_sessions')
     .set({ revoked_at: sql`now()` })
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+    .where((eb) => eb.or([eb('id', '=', id), eb('parent_id', '=', id)]))
+    .where('revoked_at', 'is', null);
+  if (userId !== undefined) q = q.where('user_id', '=', userId);
+  const rows = await q.returning(['id']).execute();
+  return rows.map((r) => r.id as string);
 }
 
 export async function revokeDeviceToken(db: Executor, userId: number, id: string): Promise<boolean> {

@@ -2,7 +2,7 @@
 export class DecisionMetrics {
   private readonly counts = new Map<string, number>();
 
-  count(decision: 'allow' | 'deny' | 'bad_request', reason: string): void {
+  count(decision: 'allow' | 'deny' | 'bad_request' | 'login', reason: string): void {
     const key = `${decision}\u0000${reason}`;
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
   }

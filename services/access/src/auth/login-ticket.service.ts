@@ -1,0 +1,107 @@
+import { sql } from '@aplt/db';
+import type { AccessDb } from '../db';
+import { insertDeviceToken } from './session.repository';
+import { newToken, tokenHash } from './tokens';
+
+/** A ticket is carried in one redirect; anything slower than this is not that redirect. */
+const TICKET_SECONDS = 60;
+
+/** A Host header's name without its port (cookies do not tell ports apart). */
+const hostname = (host: string) => host.toLowerCase().replace(/:\d+$/, '');
+
+/** True when a cookie set by the access host at `accessHost` is also sent to `host`. */
+export function cookieCovers(host: string, accessHost: string, cookieDomain: string | undefined): boolean {
+  if (hostname(host) === hostname(accessHost)) return true;
+  if (!cookieDomain) return false;
+  const d = cookieDomain.toLowerCase().replace(/^\./, '');
+  return hostname(host) === d || hostname(host).endsWith(`.${d}`);
+}
+
+/**
+ * A one-time ticket for handing the login of `sessionToken` to the host of `returnUrl` (already
+ * checked against the return domains); the caller redirects to that host's callback path.
+ */
+export async function issueLoginTicket(
+  db: AccessDb,
+  t: { sessionToken: string; returnUrl: string; trustDevice: boolean },
+): Promise<string> {
+  const ticket = newToken();
+  await db
+    .insertInto('access_login_tickets')
+    .values({
+      id: tokenHash(ticket),
+      session_id: tokenHash(t.sessionToken),
+      host: hostname(new URL(t.returnUrl).host),
+      return_url: t.returnUrl,
+      trust_device: t.trustDevice,
+      expires_at: sql`now() + make_interval(secs => ${TICKET_SECONDS})`,
+    })
+    .execute();
+  return ticket;
+}
+
+export interface RedeemedTicket {
+  sessionToken: string;
+  returnUrl: string;
+  maxAgeSeconds: number;
+  device: { token: string; maxAgeSeconds: number } | null;
+}
+
+/**
+ * Redeems a ticket on the host it was made for, once: a child session of the login's session
+ * (ending with it), plus a device token when the login trusted the device. Null for an unknown,
+ * used, expired or foreign-host ticket, or when the login's session has ended meanwhile.
+ */
+export async function redeemLoginTicket(
+  db: AccessDb,
+  r: { ticket: string; host: string; ip: string; userAgent: string | undefined; deviceDays: number },
+): Promise<RedeemedTicket | null> {
+  return db.transaction().execute(async (trx) => {
+    const used = await trx
+      .updateTable('access_login_tickets as t')
+      .from('access_sessions as s')
+      .set({ used_at: sql`now()` })
+      .whereRef('s.id', '=', 't.session_id')
+      .where('t.id', '=', tokenHash(r.ticket))
+      .where('t.used_at', 'is', null)
+      .where('t.expires_at', '>', sql<Date>`now()`)
+      .where('t.host', '=', hostname(r.host))
+      .where('s.revoked_at', 'is', null)
+      .where('s.expires_at', '>', sql<Date>`now()`)
+      .returning([
+        't.session_id',
+        't.return_url',
+        't.trust_device',
+        's.user_id',
+        's.expires_at',
+        sql<number>`floor(extract(epoch FROM s.expires_at - now()))::int`.as('seconds_left'),
+      ])
+      .executeTakeFirst();
+    if (!used) return null;
+    const sessionToken = newToken();
+    await trx
+      .insertInto('access_sessions')
+      .values({
+        id: tokenHash(sessionToken),
+        user_id: used.user_id,
+        parent_id: used.session_id,
+        host: hostname(r.host),
+        ip: r.ip,
+        user_agent: r.userAgent ?? null,
+        expires_at: used.expires_at,
+      })
+      .execute();
+    let device: RedeemedTicket['device'] = null;
+    if (used.trust_device) {
+      const token = newToken();
+      await insertDeviceToken(trx, {
+        id: tokenHash(token),
+        userId: used.user_id,
+        label: hostname(r.host),
+        days: r.deviceDays,
+      });
+      device = { token, maxAgeSeconds: r.deviceDays * 86400 };
+    }
+    return { sessionToken, returnUrl: used.return_url, maxAgeSeconds: used.seconds_left, device };
+  });
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { clientIpResolver } from '../src/forward-auth/client-ip';
+import { cookieValue } from '../src/forward-auth/cookie-value';
+
+describe('forward-auth header parsing', () => {
+  it('finds one cookie by exact name, anywhere in the header', () => {
+    const h = 'xaplt_session=evil; aplt_csrf=c; aplt_session=tok-1; aplt_device="d%2F1"';
+    expect(cookieValue(h, 'aplt_session')).toBe('tok-1');
+    expect(cookieValue(h, 'aplt_device')).toBe('d/1');
+    expect(cookieValue('aplt_session=first;aplt_session=second', 'aplt_session')).toBe('first');
+    expect(cookieValue('aplt_sessionx=1', 'aplt_session')).toBeUndefined();
+    expect(cookieValue('aplt_session=%E0%A4%A', 'aplt_session')).toBeUndefined();
+    expect(cookieValue(undefined, 'aplt_session')).toBeUndefined();
+  });
+
+  it('believes X-Forwarded-For only from trusted proxies, right to left', () => {
+    const ip = clientIpResolver(['127.0.0.1/32', '10.9.0.0/16', '::1/128']);
+    expect(ip('127.0.0.1', '203.0.113.9')).toBe('203.0.113.9');
+    expect(ip('::ffff:127.0.0.1', '198.51.100.1, 203.0.113.9')).toBe('203.0.113.9');
+    // A proxy chain: the right-most address that is not one of ours is the client.
+    expect(ip('127.0.0.1', '203.0.113.9, 10.9.1.1')).toBe('203.0.113.9');
+    // A client cannot name itself: an untrusted peer's header is ignored.
+    expect(ip('192.0.2.4', '127.0.0.1')).toBe('192.0.2.4');
+    expect(ip('::1', undefined)).toBe('::1');
+    // Only trusted hops all the way: the left-most one.
+    expect(ip('127.0.0.1', '10.9.0.1, 10.9.0.2')).toBe('10.9.0.1');
+    expect(() => clientIpResolver(['not-an-ip'])).toThrow(/TRUSTED_PROXIES/);
+  });
+});
