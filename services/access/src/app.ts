@@ -2,6 +2,7 @@ import { type Kysely, type TenantRegistry } from '@aplt/db';
 import { type App, createApp, pingPg } from '@aplt/http';
 import type { Redis } from 'ioredis';
 import { authRoutes } from './auth/auth.routes';
+import { usersRoutes } from './auth/users.routes';
 import { csrfCheck } from './auth/guards';
 import { type OtpChannel, otpChannelFromConfig } from './auth/otp-channel';
 import type { Config } from './config';
@@ -52,6 +53,7 @@ export async function buildApp(deps: Deps, config: Config) {
 
   await validateRoutes(app, { db: deps.db, config, whitelist, identities, metrics });
   await authRoutes(app, { db: deps.db, config, otp, identities });
+  await usersRoutes(app, { db: deps.db, registry: deps.registry, identities });
   await licenseRoutes(app, { db: deps.db, registry: deps.registry, publisher, identities, log: app.log });
   app.decorate('accessMetrics', metrics);
   return app;

@@ -17,7 +17,8 @@ import * as sessions from './session.repository';
 import { listBans } from './throttle.repository';
 import { DEVICE_COOKIE, SESSION_COOKIE, tokenHash } from './tokens';
 
-export const ACCESS_ADMIN_ROLE = 'access-admin';
+export { ACCESS_ADMIN_ROLE } from './roles';
+import { ACCESS_ADMIN_ROLE } from './roles';
 
 interface Deps {
   db: AccessDb;

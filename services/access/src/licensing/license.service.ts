@@ -7,7 +7,9 @@ import type { Identity } from '../auth/session.repository';
 import type { LicensePublisher } from './license-events';
 import * as repo from './license.repository';
 
-export const LICENSE_ADMIN_ROLE = 'license-admin';
+import { LICENSE_ADMIN_ROLE } from '../auth/roles';
+
+export { LICENSE_ADMIN_ROLE };
 
 const groupOf = new Map<string, string>(featureCatalog.map((f) => [f.key, f.group]));
 

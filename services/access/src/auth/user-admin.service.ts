@@ -1,0 +1,134 @@
+import { type TenantRegistry, isUniqueViolation, sql } from '@aplt/db';
+import { badRequest, conflict, notFound, unprocessable } from '@aplt/http';
+import { hashPassword } from '@aplt/passwords';
+import type { AccessDb } from '../db';
+import type { IdentityCache } from '../forward-auth/identity-cache';
+import type { Identity } from './session.repository';
+import { createUser } from './login.service';
+import { ACCESS_ADMIN_ROLE } from './roles';
+import { complexityProblems } from './password-policy';
+import * as users from './user.repository';
+
+interface Deps {
+  db: AccessDb;
+  registry: TenantRegistry;
+  identities: IdentityCache;
+}
+
+const listedColumns = [
+  'id',
+  'email',
+  'roles',
+  'tenant_id',
+  'disabled',
+  'must_change_password',
+  'password_changed_at',
+  'created_at',
+] as const;
+
+export const listUsers = (db: AccessDb) =>
+  db
+    .selectFrom('access_users')
+    .select([...listedColumns])
+    .orderBy('id')
+    .execute();
+
+async function assertTenant(registry: TenantRegistry, tenantId: string | null | undefined) {
+  if (tenantId && !(await registry.get(tenantId)))
+    throw badRequest(`Unknown tenant ${tenantId}`, { tenant_id: tenantId });
+}
+
+export async function addUser(
+  deps: Deps,
+  input: { email: string; password: string; roles: string[]; tenant_id?: string | null | undefined },
+) {
+  await assertTenant(deps.registry, input.tenant_id);
+  try {
+    const user = await createUser(deps, {
+      email: input.email,
+      password: input.password,
+      roles: input.roles,
+      tenantId: input.tenant_id ?? null,
+    });
+    // A password someone else chose is changed by its owner at the first login.
+    await deps.db
+      .updateTable('access_users')
+      .set({ must_change_password: true })
+      .where('id', '=', user.id)
+      .execute();
+    return await deps.db
+      .selectFrom('access_users')
+      .select([...listedColumns])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict('A user with this e-mail exists', { email: input.email });
+    throw err;
+  }
+}
+
+/** Ends every session and device token of a user, here and in the validate cache. */
+async function signOutEverywhere(deps: Deps, userId: number) {
+  await deps.db
+    .updateTable('access_sessions')
+    .set({ revoked_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  await deps.db
+    .updateTable('access_device_tokens')
+    .set({ revoked_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  deps.identities.forgetUser(userId);
+}
+
+/**
+ * Roles, tenant and the disabled flag. An admin cannot lock themselves out (disable their own
+ * account or drop their own access-admin role); disabling signs the user out everywhere.
+ */
+export async function updateUser(
+  deps: Deps,
+  actor: Identity,
+  id: number,
+  patch: {
+    roles?: string[] | undefined;
+    tenant_id?: string | null | undefined;
+    disabled?: boolean | undefined;
+  },
+) {
+  const user = await users.findUserById(deps.db, id);
+  if (!user) throw notFound('No such user', { id });
+  if (id === actor.userId && (patch.disabled || (patch.roles && !patch.roles.includes(ACCESS_ADMIN_ROLE))))
+    throw conflict('You cannot disable your own account or remove your own access-admin role');
+  await assertTenant(deps.registry, patch.tenant_id);
+  const row = await deps.db
+    .updateTable('access_users')
+    .set({
+      ...(patch.roles ? { roles: sql`${sql.val(patch.roles)}::text[]` } : {}),
+      ...(patch.tenant_id !== undefined ? { tenant_id: patch.tenant_id } : {}),
+      ...(patch.disabled !== undefined ? { disabled: patch.disabled } : {}),
+    })
+    .where('id', '=', id)
+    .returning([...listedColumns])
+    .executeTakeFirstOrThrow();
+  if (patch.disabled) await signOutEverywhere(deps, id);
+  // Roles travel in the identity headers: cached identities must not outlive a change.
+  else deps.identities.forgetUser(id);
+  return row;
+}
+
+/** A temporary password the user must replace at the next login; existing sessions end. */
+export async function resetPassword(deps: Deps, id: number, password: string) {
+  const problems = complexityProblems(password);
+  if (problems.length) throw unprocessable(`Password needs ${problems.join(', ')}`, { problems });
+  if (!(await users.findUserById(deps.db, id))) throw notFound('No such user', { id });
+  await users.setPassword(deps.db, id, await hashPassword(password));
+  await deps.db
+    .updateTable('access_users')
+    .set({ must_change_password: true })
+    .where('id', '=', id)
+    .execute();
+  await signOutEverywhere(deps, id);
+}
