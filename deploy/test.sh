@@ -16,7 +16,8 @@ mkdir -p .run
 status=0
 pnpm_cmd exec vitest run --reporter=default --reporter=json --outputFile.json=.run/vitest.json "$@" || status=$?
 if [ -f .run/vitest.json ]; then
-  node -e 'const r=require("./.run/vitest.json");console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)'
+  # A file whose setup failed counts no failed test (its tests are skipped): count it too.
+  node -e 'const r=require("./.run/vitest.json");const f=r.testResults.filter((t)=>t.status==="failed"&&!t.assertionResults.some((a)=>a.status==="failed")).length;console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped${f?`, ${f} test files failed before their tests ran`:""}`)'
 fi
 left=$(psql -h "${PG_HOST:-127.0.0.1}" -U "${PG_USER:-postgres}" -tAc "select count(*) from pg_database where datname ~ '^t[0-9a-f]{8}_'")
 left_my=$(mysql -h "${MYSQL_HOST:-127.0.0.1}" -u "${MYSQL_USER:-root}" -N -e "show databases" | grep -cE '^t[0-9a-f]{8}_' || true)

@@ -77,6 +77,8 @@ function localServers(): TestServers {
  * reused across runs until a migration changes). Test files clone it: a fresh database costs a
  * file copy instead of a migration run. An advisory lock keeps parallel runs from racing.
  */
+const KEEP_OTHER_TEMPLATES = 3;
+
 async function prepareTemplates(server: TestServers['pg']): Promise<void> {
   const admin = createPgDb({ ...server, database: 'postgres' }, { max: 1 });
   try {
@@ -84,10 +86,14 @@ async function prepareTemplates(server: TestServers['pg']): Promise<void> {
     try {
       for (const kind of pgKinds) {
         const name = `tpl_${kind}_${migrationFingerprint(kind)}`;
+        // Newest first. Templates of other migration sets are kept for a while: another checkout
+        // (a worktree on another branch) may be cloning them in a run of its own right now.
         const existing = await sql<{
           datname: string;
-        }>`select datname from pg_database where datname like ${`tpl_${kind}_%`}`.execute(admin);
-        for (const row of existing.rows) if (row.datname !== name) await dropPgDatabase(server, row.datname);
+        }>`select datname from pg_database where datname like ${`tpl_${kind}_%`} and datname not like '%_build'
+           order by oid desc`.execute(admin);
+        const stale = existing.rows.filter((r) => r.datname !== name).slice(KEEP_OTHER_TEMPLATES);
+        for (const row of stale) await dropPgDatabase(server, row.datname);
         if (existing.rows.some((r) => r.datname === name)) continue;
         const building = `${name}_build`;
         await dropPgDatabase(server, building);

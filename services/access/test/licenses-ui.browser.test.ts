@@ -33,7 +33,7 @@ describe('/admin/licenses in a real browser', () => {
       SMTP_TLS_REJECT_UNAUTHORIZED: 'false',
     });
     await seedTenantLicenses(access.accessDb!, ['acme', 'globex'], ['crm', 'ai_assist']);
-    await createUser({ db: access.accessDb! }, { ...ADMIN, roles: ['license-admin'] });
+    await createUser({ db: access.accessDb! }, { ...ADMIN, roles: ['license-admin', 'access-admin'] });
     proxy = await startTestProxy({ access });
     profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
     browser = await puppeteer.launch({
@@ -92,6 +92,52 @@ describe('/admin/licenses in a real browser', () => {
     expect(row).toContain('false → true');
     expect(row).toContain(ADMIN.email);
     expect(await page.$eval('#toggle-crm', (e) => (e as HTMLInputElement).checked)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('manages users on /admin/users with the same session', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(String(err)));
+    await page.goto(`http://access.localhost:${proxy.port}/admin/users`);
+    await page.waitForSelector(`tr[data-email="${ADMIN.email}"]`);
+
+    await page.type('#new-email', 'new.colleague@example.com');
+    await page.type('#new-password', 'Temporary-Pass-77!');
+    await page.click('.new-role[value="license-admin"]');
+    await page.click('#add-btn');
+    const row = 'tr[data-email="new.colleague@example.com"]';
+    await page.waitForSelector(row);
+    expect(await page.$eval(`${row} .state`, (e) => e.textContent)).toBe('must change password');
+    expect(
+      await page.$eval(`${row} input[data-role="license-admin"]`, (e) => (e as HTMLInputElement).checked),
+    ).toBe(true);
+
+    // Each change re-renders the table: act on the current row, then wait for the next render.
+    const version = () => page.$eval('#users', (e) => Number((e as HTMLElement).dataset.version));
+    const act = async (selector: string) => {
+      const before = await version();
+      await page.$eval(selector, (e) => (e as HTMLElement).click());
+      await page.waitForFunction(
+        (v) => Number(document.getElementById('users')!.dataset.version) > v,
+        {},
+        before,
+      );
+    };
+    await act(`${row} input[data-role="access-admin"]`);
+    expect(
+      await page.$eval(`${row} input[data-role="access-admin"]`, (e) => (e as HTMLInputElement).checked),
+    ).toBe(true);
+    await act(`${row} .toggle`);
+    expect(await page.$eval(`${row} .state`, (e) => e.textContent)).toBe('disabled');
+
+    // The API agrees with the page.
+    const users = await page.evaluate(async () => (await fetch('/api/admin/users')).json());
+    expect(users.find((u: { email: string }) => u.email === 'new.colleague@example.com')).toMatchObject({
+      roles: ['access-admin', 'license-admin'],
+      disabled: true,
+    });
+    expect(await page.$eval('#msg', (e) => e.textContent)).toBe('');
     expect(errors).toEqual([]);
   });
 });

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { AccessApp } from '../app';
 import type { AccessDb } from '../db';
 import type { IdentityCache } from '../forward-auth/identity-cache';
-import { requireRole, requireSession } from './guards';
+import { ensureCsrfToken, requireRole, requireSession } from './guards';
+import { usersPage } from './users-page';
 import { ACCESS_ADMIN_ROLE, knownRoles } from './roles';
 import * as admin from './user-admin.service';
 
@@ -27,6 +28,13 @@ export async function usersRoutes(
 ) {
   const preHandler = [requireSession(deps.identities), requireRole(ACCESS_ADMIN_ROLE)];
   const byId = z.object({ id: z.coerce.number().int().positive() });
+
+  app.get('/admin/users', { preHandler }, async (request, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(usersPage({ csrf: ensureCsrfToken(request, reply), email: request.identity!.email })),
+  );
 
   app.get('/api/admin/users', { preHandler, schema: { response: { 200: z.array(user) } } }, async () =>
     admin.listUsers(deps.db),
