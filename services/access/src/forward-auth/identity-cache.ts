@@ -3,6 +3,8 @@ import { type Identity, liveDeviceToken, liveSession } from '../auth/session.rep
 import { tokenHash } from '../auth/tokens';
 
 interface Entry {
+  /** The stored id (sha256 of the token), by which revocations name it. */
+  id: string;
   identity: Identity | null;
   until: number;
 }
@@ -11,6 +13,8 @@ interface Entry {
  * Session and device-token lookups for /api/validate, cached briefly in memory: forward auth runs
  * on every request, and a query each time would make the proxy as slow as Postgres. Revocations
  * through this service drop the entry at once; the TTL bounds staleness for everything else.
+ * Entries are keyed by the token itself, so a hit costs no hashing; the token is in this
+ * process's memory for the request anyway.
  */
 export class IdentityCache {
   private readonly sessions = new Map<string, Entry>();
@@ -23,16 +27,16 @@ export class IdentityCache {
   ) {}
 
   session(token: string): Promise<Identity | null> {
-    return this.lookup(this.sessions, tokenHash(token), (id) => liveSession(this.db, id, this.idleMinutes));
+    return this.lookup(this.sessions, token, (id) => liveSession(this.db, id, this.idleMinutes));
   }
 
   device(token: string): Promise<Identity | null> {
-    return this.lookup(this.devices, tokenHash(token), (id) => liveDeviceToken(this.db, id));
+    return this.lookup(this.devices, token, (id) => liveDeviceToken(this.db, id));
   }
 
+  /** Drops the entry of a stored id (revocation is rare: a scan is fine). */
   forget(id: string): void {
-    this.sessions.delete(id);
-    this.devices.delete(id);
+    for (const map of [this.sessions, this.devices]) for (const [k, v] of map) if (v.id === id) map.delete(k);
   }
 
   forgetUser(userId: number): void {
@@ -42,15 +46,16 @@ export class IdentityCache {
 
   private async lookup(
     map: Map<string, Entry>,
-    id: string,
+    token: string,
     load: (id: string) => Promise<Identity | undefined>,
   ): Promise<Identity | null> {
     const now = Date.now();
-    const hit = map.get(id);
+    const hit = map.get(token);
     if (hit && hit.until > now) return hit.identity;
+    const id = tokenHash(token);
     const identity = (await load(id)) ?? null;
     if (map.size > 50_000) map.clear();
-    map.set(id, { identity, until: now + this.ttlMs });
+    map.set(token, { id, identity, until: now + this.ttlMs });
     return identity;
   }
 }

@@ -24,6 +24,9 @@ export function normalizeIp(ip: string): string {
  */
 export class Whitelist {
   private list = new BlockList();
+  // Answers per address since the last reload: a BlockList check allocates a SocketAddress, and
+  // the same few clients ask over and over.
+  private answers = new Map<string, boolean>();
   private loadedAt = 0;
   private loading: Promise<void> | null = null;
 
@@ -39,9 +42,15 @@ export class Whitelist {
 
   async allows(ip: string): Promise<boolean> {
     if (Date.now() - this.loadedAt > this.ttlMs) await this.reload();
-    const addr = normalizeIp(ip);
-    const type = isIPv4(addr) ? 'ipv4' : isIPv6(addr) ? 'ipv6' : null;
-    return type !== null && this.list.check(addr, type);
+    let answer = this.answers.get(ip);
+    if (answer === undefined) {
+      const addr = normalizeIp(ip);
+      const type = isIPv4(addr) ? 'ipv4' : isIPv6(addr) ? 'ipv6' : null;
+      answer = type !== null && this.list.check(addr, type);
+      if (this.answers.size >= 50_000) this.answers.clear();
+      this.answers.set(ip, answer);
+    }
+    return answer;
   }
 
   private reload(): Promise<void> {
@@ -53,6 +62,7 @@ export class Whitelist {
         if (p) next.addSubnet(p.net, p.prefix, p.type);
       }
       this.list = next;
+      this.answers = new Map();
       this.loadedAt = Date.now();
     })().finally(() => {
       this.loading = null;
