@@ -95,6 +95,21 @@ export const queueCatalog = {
     backoffMs: 0,
     timeoutMs: 30 * 60_000,
   },
+  // Transactional e-mail (password resets, verification, one-time codes): kept in Redis until
+  // the SMTP server accepted it, so an SMTP outage or a restart delays a message, never loses it.
+  mail: {
+    jobs: {
+      'mail.send': z.object({
+        to: z.string().email(),
+        subject: z.string().min(1).max(500),
+        text: z.string(),
+        html: z.string().optional(),
+      }),
+    },
+    attempts: 10,
+    backoffMs: 1_000,
+    timeoutMs: 60_000,
+  },
   documents: {
     jobs: { 'quotations.expire': z.object({ tenantId: tenantId.optional() }) },
     attempts: 3,

@@ -21,8 +21,9 @@ export interface SmtpSink {
 /**
  * A real SMTP server on loopback that offers STARTTLS (with smtp-server's built-in self-signed
  * certificate) and AUTH, and keeps every delivered message parsed by an independent MIME parser.
+ * `port` brings a mail server back on the port an outage left (default: any free port).
  */
-export async function startSmtpSink(): Promise<SmtpSink> {
+export async function startSmtpSink(opts: { port?: number } = {}): Promise<SmtpSink> {
   const messages: ReceivedMail[] = [];
   const waiters: Array<() => void> = [];
   const authBySession = new Map<string, { username: string; password: string }>();
@@ -60,7 +61,10 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', resolve);
+  });
   const port = (server.server.address() as AddressInfo).port;
   return {
     port,

@@ -9,6 +9,7 @@ import { tokenRefreshRoutes } from './admin/token-refresh.routes';
 import type { Config } from './config';
 import { customerAuthRoutes } from './customer/customer-auth.routes';
 import { BackgroundTasks } from './shared/background';
+import { queuedMailer, startMailWorker } from './shared/mail-queue';
 import type { AuthDeps } from './shared/deps';
 import { createMailer, type Mailer } from './shared/mailer';
 import { registerRateLimit } from './shared/rate-limit';
@@ -33,7 +34,13 @@ export async function buildApp(deps: Deps, config: Config) {
 
   const redis = createRedis(config.REDIS_URL);
   const queue = new QueueClient(redis, config.REDIS_PREFIX);
-  const mailer = deps.mailer ?? createMailer(config);
+  // Mail leaves through the queue; the worker in this process (MAIL_WORKER) hands it to SMTP.
+  const smtp = deps.mailer ?? createMailer(config);
+  const mailer = queuedMailer(queue);
+  const workerRedis = config.MAIL_WORKER ? createRedis(config.REDIS_URL, { forWorker: true }) : null;
+  const mailWorker = workerRedis
+    ? startMailWorker(smtp, { connection: workerRedis, prefix: config.REDIS_PREFIX })
+    : null;
   const background = new BackgroundTasks(app.log);
   let dummy: Promise<string> | undefined;
   const authDeps: AuthDeps = {
@@ -69,8 +76,10 @@ export async function buildApp(deps: Deps, config: Config) {
   });
   app.addHook('onClose', async () => {
     await background.drain();
+    await mailWorker?.close();
     await queue.close();
-    mailer.close();
+    smtp.close();
+    workerRedis?.disconnect();
     redis.disconnect();
   });
   return app;

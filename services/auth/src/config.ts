@@ -20,6 +20,8 @@ export const configShape = {
   // Login, OTP and reset routes: at most this many requests per window per client and tenant.
   LOGIN_RATE_MAX: env.int(10),
   LOGIN_RATE_WINDOW_SECONDS: env.int(60),
+  // Run the mail worker (queue `mail` -> SMTP) in this process; off where a dedicated one runs.
+  MAIL_WORKER: env.bool(true),
 };
 
 export type Config = ReturnType<typeof loadConfig>;

@@ -1,0 +1,85 @@
+import { allFeaturesClient } from '@aplt/licensing';
+import {
+  createTestFleet,
+  createTestRedis,
+  freePort,
+  type SmtpSink,
+  startSmtpSink,
+  type TestFleet,
+  type TestRedis,
+} from '@aplt/testing';
+import { QueueClient } from '@aplt/queue';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoAdmin } from '../../../deploy/fleet/seeds/demo-tenants';
+import { buildApp } from '../src/app';
+import { linkIn, seedDemoAdmins, testConfig } from './helpers';
+
+describe('transactional e-mail survives an SMTP outage and a restart of the auth service', () => {
+  let fleet: TestFleet;
+  let redis: TestRedis;
+  let sink: SmtpSink | undefined;
+  let queues: QueueClient;
+  let mailQueue: ReturnType<QueueClient['queue']>;
+
+  beforeAll(async () => {
+    fleet = await createTestFleet([{ id: 'acme' }]);
+    await seedDemoAdmins(fleet.registry, fleet.databases);
+    redis = await createTestRedis();
+    queues = new QueueClient(redis.redis, redis.prefix);
+    mailQueue = queues.queue('mail');
+  });
+  afterAll(async () => {
+    await queues?.close();
+    await sink?.close();
+    await fleet?.cleanup();
+    await redis?.cleanup();
+  });
+
+  it('keeps a reset e-mail queued while SMTP is down, and the next process delivers it', async () => {
+    const port = await freePort();
+    const config = testConfig(redis, { port } as SmtpSink);
+    const deps = { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient };
+
+    const first = await buildApp(deps, config);
+    await first.ready();
+    const res = await first.inject({
+      method: 'POST',
+      url: '/auth/user/emailpass/reset-password',
+      headers: { host: 'acme.localhost' },
+      payload: { identifier: demoAdmin.email },
+    });
+    expect(res.statusCode).toBe(201);
+    // Nothing listens on the SMTP port: the first attempt fails and a retry is scheduled.
+    const deadline = Date.now() + 15_000;
+    let counts = await mailQueue.getJobCounts('delayed', 'wait', 'active', 'completed', 'failed');
+    while (counts.delayed === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      counts = await mailQueue.getJobCounts('delayed', 'wait', 'active', 'completed', 'failed');
+    }
+    expect(counts).toMatchObject({ delayed: 1, failed: 0, completed: 0 });
+    await first.close();
+
+    // The mail server is back, and so is the service (a new process would do the same).
+    sink = await startSmtpSink({ port });
+    const second = await buildApp(deps, config);
+    await second.ready();
+    try {
+      const mail = await sink.waitFor((m) => m.envelope.to.includes(demoAdmin.email), 30_000);
+      expect(linkIn(mail, /http:\/\/acme\.localhost\S*\/app\/reset-password\?token=\S+/)).toBeTruthy();
+      expect(mail.secure).toBe(true);
+      // Delivered messages do not linger in Redis with their live reset link (the job completes
+      // just after the SMTP server took the message).
+      const empty = { delayed: 0, wait: 0, active: 0, completed: 0, failed: 0 };
+      let after = {};
+      for (let i = 0; i < 100; i++) {
+        after = await mailQueue.getJobCounts('delayed', 'wait', 'active', 'completed', 'failed');
+        if (JSON.stringify(after) === JSON.stringify(empty)) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(after).toEqual(empty);
+      expect(sink.messages).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
+});
