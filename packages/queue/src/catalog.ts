@@ -6,6 +6,8 @@ const tenantId = z.string().min(1).max(50);
  * Every queue, its job names, each job's payload schema, retry policy and timeout: the one
  * table of facts that producers and workers share. A worker must handle every job of its queue
  * (checked at start-up), and a payload that does not match its schema is never enqueued.
+ * `timeoutMs` is the default time limit of one job: past it the handler's signal aborts (a
+ * service may configure its own limit, see startWorker).
  */
 export const queueCatalog = {
   connectors: {

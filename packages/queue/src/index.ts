@@ -1,4 +1,4 @@
 export { queueCatalog, type QueueName, type JobName, type JobPayload } from './catalog';
 export { createRedis, type Redis } from './redis';
 export { QueueClient } from './queue-client';
-export { startWorker, type JobHandlers, type WorkerHandle } from './worker';
+export { startWorker, TimeLimitExceededError, type JobHandlers, type WorkerHandle } from './worker';

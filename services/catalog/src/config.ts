@@ -1,4 +1,15 @@
 import { env, httpEnv, jwtEnv, loadEnv, pgEnv, redisEnv, ServicePorts } from '@aplt/config';
+import { queueCatalog } from '@aplt/queue';
+import { z } from 'zod';
+
+/** Seconds one job may run, defaulting to the queue catalog's timeout (at most 24 days: setTimeout's range). */
+const timeLimitSeconds = (queue: keyof typeof queueCatalog) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 24 * 3600)
+    .default(queueCatalog[queue].timeoutMs / 1000);
 
 export const configShape = {
   PORT: env.port(ServicePorts['catalog']),
@@ -12,6 +23,11 @@ export const configShape = {
   CATALOG_BATCH_SIZE: env.int(1000),
   // Default retail margin over the supplier purchase price when a supplier sets none (percent).
   CATALOG_DEFAULT_MARGIN_PERCENT: env.decimal('40'),
+  // Time limits per queue (seconds): a run past its limit is stopped, its transaction rolled back,
+  // its run row failed ("time limit of N s exceeded") and the connector free to run again.
+  CATALOG_CONNECTOR_TIME_LIMIT_SECONDS: timeLimitSeconds('connectors'),
+  CATALOG_COMMERCE_SYNC_TIME_LIMIT_SECONDS: timeLimitSeconds('commerce-sync'),
+  CATALOG_TENANT_UPDATE_TIME_LIMIT_SECONDS: timeLimitSeconds('tenant-update'),
   // Seconds a public catalog page (products, categories) is answered from memory; 0 = never.
   CATALOG_STORE_CACHE_SECONDS: env.int(10),
   // OpenAI-compatible chat-completions endpoint; unset = the built-in deterministic engine.
