@@ -10,21 +10,21 @@ import type { SeedContext } from './index';
 
 const fixtures = fileURLToPath(new URL('../../../services/catalog/test/fixtures/', import.meta.url));
 
-/** Demo suppliers: four with sample feeds (one per real-world format), the rest without feeds yet. */
-const suppliers: Record<string, { name: string; format: string; ext?: string }> = {
+/** Demo suppliers, each with its sample feeds (services/catalog/test/fixtures/<code>/) in its own format. */
+const suppliers: Record<string, { name: string; format: string; ext: string }> = {
   '01': { name: 'Midocean (demo)', format: 'json', ext: 'json' },
   '02': { name: 'XD Connects (demo)', format: 'tsv', ext: 'tsv' },
   '03': { name: 'Makito (demo)', format: 'xml', ext: 'xml' },
-  '04': { name: 'Supplier 04', format: 'json' },
-  '05': { name: 'Supplier 05', format: 'tsv' },
+  '04': { name: 'Supplier 04 (demo, Midocean-style JSON)', format: 'json', ext: 'json' },
+  '05': { name: 'Supplier 05 (demo, XD-style TSV)', format: 'tsv', ext: 'tsv' },
   '06': { name: 'PF Concept (demo)', format: 'strings_json', ext: 'json' },
-  '07': { name: 'Supplier 07', format: 'xml' },
-  '09': { name: 'Supplier 09', format: 'json' },
+  '07': { name: 'Supplier 07 (demo, Makito-style XML)', format: 'xml', ext: 'xml' },
+  '09': { name: 'Supplier 09 (demo, Midocean-style JSON)', format: 'json', ext: 'json' },
 };
 
 /**
- * The demo catalog: suppliers and a category tree in the master aplt DB, the sample feeds of four
- * suppliers imported through the real connectors, then a first tenant update into every tenant
+ * The demo catalog: suppliers and a category tree in the master aplt DB, the sample feeds of every
+ * supplier imported through the real connectors, then a first tenant update into every tenant
  * and a commerce sync per tenant, so each demo shop shows products. Idempotent (upserts).
  */
 export async function seedCatalog(ctx: SeedContext): Promise<void> {
@@ -34,11 +34,9 @@ export async function seedCatalog(ctx: SeedContext): Promise<void> {
   const db = ctx.databases.aplt(master);
   for (const code of supplierCodes) {
     const s = suppliers[code]!;
-    const feeds = s.ext
-      ? Object.fromEntries(
-          ['products', 'stock', 'prices', 'printdata'].map((k) => [k, `${fixtures}${code}/${k}.${s.ext}`]),
-        )
-      : {};
+    const feeds = Object.fromEntries(
+      ['products', 'stock', 'prices', 'printdata'].map((k) => [k, `${fixtures}${code}/${k}.${s.ext}`]),
+    );
     await sql`INSERT INTO aplt_suppliers (code, name, feed_format, settings)
       VALUES (${code}, ${s.name}, ${s.format}, ${JSON.stringify({ feeds, margin_percent: '40' })}::jsonb)
       ON CONFLICT (code) DO UPDATE SET name = EXCLUDED.name, feed_format = EXCLUDED.feed_format, settings = EXCLUDED.settings`.execute(
@@ -48,7 +46,10 @@ export async function seedCatalog(ctx: SeedContext): Promise<void> {
   await sql`INSERT INTO aplt_categories (code, slug, name_nl, name_en, name_de, sort_order) VALUES
       ('writing', 'schrijfwaren', 'Schrijfwaren', 'Writing', 'Schreibwaren', 1),
       ('drinkware', 'drinkwaren', 'Drinkwaren', 'Drinkware', 'Trinkgeschirr', 2),
-      ('office', 'kantoor', 'Kantoor', 'Office', 'Büro', 3)
+      ('office', 'kantoor', 'Kantoor', 'Office', 'Büro', 3),
+      ('bags', 'tassen', 'Tassen', 'Bags', 'Taschen', 4),
+      ('tech', 'elektronica', 'Elektronica', 'Technology', 'Technik', 5),
+      ('umbrellas', 'paraplus', 'Paraplu''s', 'Umbrellas', 'Regenschirme', 6)
     ON CONFLICT (code) DO UPDATE SET name_nl = EXCLUDED.name_nl, name_en = EXCLUDED.name_en, name_de = EXCLUDED.name_de`.execute(
     db,
   );
@@ -57,8 +58,7 @@ export async function seedCatalog(ctx: SeedContext): Promise<void> {
     ON CONFLICT (code) DO NOTHING`.execute(db);
 
   let imported = 0;
-  for (const [code, s] of Object.entries(suppliers)) {
-    if (!s.ext) continue;
+  for (const code of Object.keys(suppliers)) {
     for (const kind of ['products', 'stock', 'prices', 'printdata']) {
       const connector = findConnector(`${code}_${kind}`)!;
       try {

@@ -43,6 +43,24 @@ describe('demo catalog seed step', () => {
     const first = await count();
     expect(first.aplt).toBeGreaterThanOrEqual(8);
     expect(first.commerce).toBeGreaterThanOrEqual(6);
+    // Every supplier's sample feeds are wired and imported: each has sellable products in the shop.
+    const perSupplier = await sql<{
+      supplier_code: string;
+      n: number;
+    }>`SELECT supplier_code, count(*)::int AS n
+      FROM aplt_products WHERE is_sellable GROUP BY supplier_code ORDER BY supplier_code`.execute(
+      fleet.databases.aplt(acme),
+    );
+    expect(perSupplier.rows.map((r) => r.supplier_code)).toEqual([
+      '01',
+      '02',
+      '03',
+      '04',
+      '05',
+      '06',
+      '07',
+      '09',
+    ]);
     await seedCatalog(ctx);
     expect(await count()).toEqual(first);
     const titles = await sql<{ title: string }>`SELECT title FROM product ORDER BY external_id`.execute(

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import Decimal from 'decimal.js';
 import {
   bool,
   decimalString,
@@ -105,6 +106,19 @@ const pricingTypes: Record<string, TechniqueRow['pricingType']> = {
   ColourAreaRange: 'colour_area_range',
 };
 
+/**
+ * A print size in millimetres. Each position names its unit (`print_size_unit`); most suppliers
+ * publish mm, some cm (textiles, umbrellas). Anything else is refused rather than stored wrong.
+ */
+function sizeInMm(v: unknown, unit: unknown, field: string): string | undefined {
+  const value = optionalDecimal(v, field);
+  if (value === undefined) return undefined;
+  const u = text(unit)?.toLowerCase() ?? 'mm';
+  if (u === 'mm') return value;
+  if (u === 'cm') return new Decimal(value).times(10).toString();
+  throw new RowError(`print_size_unit ${String(unit)} is not supported (mm or cm)`);
+}
+
 export function mapJsonPrint(r: Rec, supplier: string): PrintRow[] {
   if (r.master_code !== undefined) {
     const masterCode = requiredText(r.master_code, 'master_code');
@@ -113,8 +127,8 @@ export function mapJsonPrint(r: Rec, supplier: string): PrintRow[] {
         masterCode,
         positionCode: requiredText(p.position_id, 'position_id'),
         positionName: text(p.position_name) ?? text(p.position_id),
-        widthMm: optionalDecimal(p.max_print_size_width, 'max_print_size_width'),
-        heightMm: optionalDecimal(p.max_print_size_height, 'max_print_size_height'),
+        widthMm: sizeInMm(p.max_print_size_width, p.print_size_unit, 'max_print_size_width'),
+        heightMm: sizeInMm(p.max_print_size_height, p.print_size_unit, 'max_print_size_height'),
         rotation: optionalDecimal(p.rotation, 'rotation'),
         points: Array.isArray(p.points) ? p.points : undefined,
         techniques: (Array.isArray(p.printing_techniques) ? p.printing_techniques : []).map((t: Rec) => ({
