@@ -127,6 +127,8 @@ export async function runConnector(
           // Batch statements over fresh rows get large cost estimates, and JIT compiling each of
           // them costs far more than running it: measured 10x on stock imports.
           await sql`SET LOCAL jit = off`.execute(trx);
+          // The set-based steps sort and hash whole feeds: room for that in memory, not in temp files.
+          await sql`SET LOCAL work_mem = '64MB'`.execute(trx);
           const start = performance.now();
           const s = connector.supplier;
           if (connector.kind === 'products') {

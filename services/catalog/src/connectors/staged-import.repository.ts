@@ -148,20 +148,20 @@ export async function applyStagedProducts(
  * already given (the first one counts). Marked rows go to the reject report, not to aplt_stock.
  */
 export async function resolveStagedStock(trx: Trx, supplier: string): Promise<void> {
+  // One pass over the stage (each UPDATE rewrites every row it touches).
   await sql`
-    UPDATE aplt_stage_stock s SET sku = m.sku
-    FROM (SELECT DISTINCT ON (v.supplier_sku) v.supplier_sku, v.sku
-          FROM aplt_product_variants v JOIN aplt_products p ON p.id = v.product_id
-          WHERE p.supplier_code = ${supplier} AND v.supplier_sku IS NOT NULL
-          ORDER BY v.supplier_sku, v.id) m
-    WHERE m.supplier_sku = s.supplier_sku`.execute(trx);
-  await sql`
-    UPDATE aplt_stage_stock s SET sku = p.sku
-    FROM aplt_products p
-    WHERE s.sku IS NULL AND p.supplier_code = ${supplier} AND p.supplier_sku = s.supplier_sku`.execute(trx);
-  await sql`
-    UPDATE aplt_stage_stock SET reject = 'unknown SKU: no product or variant of this supplier has it'
-    WHERE sku IS NULL`.execute(trx);
+    UPDATE aplt_stage_stock s SET sku = r.sku,
+      reject = CASE WHEN r.sku IS NULL THEN 'unknown SKU: no product or variant of this supplier has it' END
+    FROM (
+      SELECT x.ord, coalesce(m.sku, p.sku) AS sku
+      FROM aplt_stage_stock x
+      LEFT JOIN (SELECT DISTINCT ON (v.supplier_sku) v.supplier_sku, v.sku
+                 FROM aplt_product_variants v JOIN aplt_products pp ON pp.id = v.product_id
+                 WHERE pp.supplier_code = ${supplier} AND v.supplier_sku IS NOT NULL
+                 ORDER BY v.supplier_sku, v.id) m ON m.supplier_sku = x.supplier_sku
+      LEFT JOIN aplt_products p ON m.sku IS NULL AND p.supplier_code = ${supplier} AND p.supplier_sku = x.supplier_sku
+    ) r
+    WHERE r.ord = s.ord`.execute(trx);
   await sql`
     UPDATE aplt_stage_stock s SET reject = 'duplicate: an earlier row of the feed gives stock for ' || s.sku
     FROM (SELECT sku, min(ord) AS first FROM aplt_stage_stock WHERE sku IS NOT NULL GROUP BY sku HAVING count(*) > 1) d

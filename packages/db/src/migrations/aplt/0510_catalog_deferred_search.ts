@@ -59,25 +59,27 @@ export async function up(db: Kysely<any>): Promise<void> {
     CREATE INDEX aplt_product_search_vector_idx ON aplt_product_search USING gin (search_vector);
     CREATE INDEX aplt_product_search_trgm_idx ON aplt_product_search USING gin (search_text gin_trgm_ops);
 
-    -- Indexes the products whose row changed since their last indexing (or that have none yet), in
-    -- one statement; returns how many search documents it (re)computed. A product whose row
-    -- changed but whose text did not (a new price) only has its source_updated_at moved on.
-    -- Refreshes are serialised per database (transaction-level advisory lock), so two writers
-    -- never index the same rows in crossed order.
+    -- Indexes the products whose row changed since their last indexing (or that have none yet);
+    -- returns how many search documents it (re)computed. A product whose row changed but whose
+    -- text did not (a new price) only has its source_updated_at moved on. The documents are
+    -- computed first into a temporary table by a plain SELECT, which Postgres may spread over
+    -- parallel workers (to_tsvector is most of the cost; an INSERT ... SELECT never runs in
+    -- parallel), then written in one statement. Refreshes are serialised per database
+    -- (transaction-level advisory lock), so two writers never index the same rows in crossed order.
     CREATE FUNCTION aplt_refresh_product_search() RETURNS integer
       LANGUAGE plpgsql AS $fn$
     DECLARE
       n integer;
     BEGIN
       PERFORM pg_advisory_xact_lock('aplt_product_search'::regclass::oid::bigint);
-      WITH written AS (
-        INSERT INTO aplt_product_search AS s (product_id, source_updated_at, source_md5, search_text, search_vector)
-        SELECT c.id, c.updated_at, c.md5,
+      DROP TABLE IF EXISTS aplt_product_search_refresh;
+      CREATE TEMP TABLE aplt_product_search_refresh ON COMMIT DROP AS
+        SELECT c.id, c.updated_at, c.md5, c.old_md5 IS DISTINCT FROM c.md5 AS fresh,
           CASE WHEN c.old_md5 = c.md5 THEN c.old_text
-            ELSE aplt_product_search_text(c.sku, c.name_nl, c.name_en, c.name_de) END,
+            ELSE aplt_product_search_text(c.sku, c.name_nl, c.name_en, c.name_de) END AS search_text,
           CASE WHEN c.old_md5 = c.md5 THEN c.old_vector
             ELSE aplt_product_search_vector(c.sku, c.name_nl, c.name_en, c.name_de, c.brand, c.material,
-              c.description_nl, c.description_en, c.description_de) END
+              c.description_nl, c.description_en, c.description_de) END AS search_vector
         FROM (
           SELECT p.id, p.updated_at, p.sku, p.name_nl, p.name_en, p.name_de, p.brand, p.material,
             p.description_nl, p.description_en, p.description_de,
@@ -86,15 +88,17 @@ export async function up(db: Kysely<any>): Promise<void> {
             x.source_md5 AS old_md5, x.search_text AS old_text, x.search_vector AS old_vector
           FROM aplt_products p LEFT JOIN aplt_product_search x ON x.product_id = p.id
           WHERE x.product_id IS NULL OR x.source_updated_at IS DISTINCT FROM p.updated_at
-        ) c
-        ORDER BY c.id
-        ON CONFLICT (product_id) DO UPDATE SET source_updated_at = EXCLUDED.source_updated_at,
-          source_md5 = EXCLUDED.source_md5, search_text = EXCLUDED.search_text,
-          search_vector = EXCLUDED.search_vector,
-          indexed_at = CASE WHEN s.source_md5 = EXCLUDED.source_md5 THEN s.indexed_at ELSE now() END
-        RETURNING s.indexed_at = now() AS fresh
-      )
-      SELECT count(*) FILTER (WHERE fresh) INTO n FROM written;
+        ) c;
+      INSERT INTO aplt_product_search AS s (product_id, source_updated_at, source_md5, search_text, search_vector)
+      SELECT r.id, r.updated_at, r.md5, r.search_text, r.search_vector
+      FROM aplt_product_search_refresh r
+      ORDER BY r.id
+      ON CONFLICT (product_id) DO UPDATE SET source_updated_at = EXCLUDED.source_updated_at,
+        source_md5 = EXCLUDED.source_md5, search_text = EXCLUDED.search_text,
+        search_vector = EXCLUDED.search_vector,
+        indexed_at = CASE WHEN s.source_md5 = EXCLUDED.source_md5 THEN s.indexed_at ELSE now() END;
+      SELECT count(*) FILTER (WHERE fresh) INTO n FROM aplt_product_search_refresh;
+      DROP TABLE aplt_product_search_refresh;
       RETURN n;
     END
     $fn$;
