@@ -67,6 +67,8 @@ await sql`INSERT INTO aplt_category_mappings (category_id, product_id)
   SELECT c.id, p.id FROM aplt_products p JOIN aplt_categories c ON c.code = CASE WHEN p.id % 2 = 0 THEN 'pens' ELSE 'mugs' END`.execute(
   aplt,
 );
+// Direct inserts, like any product writer, are followed by the search refresh (migration 0510).
+await sql`SELECT aplt_refresh_product_search()`.execute(aplt);
 await sql`VACUUM ANALYZE`.execute(aplt);
 
 const config = (cacheSeconds: number) =>

@@ -38,7 +38,46 @@ export function createPgDb<DB = any>(
   });
   // An idle client that loses its server emits here; without a listener the process would crash.
   pool.on('error', () => {});
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
+}
+
+/** A client of the pool, for driver features Kysely does not wrap (see withPgClient). */
+export type PgClient = pg.PoolClient;
+
+const pools = new WeakMap<object, pg.Pool>();
+
+/**
+ * Runs `fn` with one client of the pool behind `db` (made by createPgDb) and a Kysely instance
+ * bound to that client alone, so raw driver features that Kysely does not wrap (COPY streams)
+ * can share a transaction with ordinary queries: `conn.transaction()` runs on the same client.
+ */
+export async function withPgClient<T>(
+  db: Kysely<any>,
+  fn: (client: pg.PoolClient, conn: Kysely<any>) => Promise<T>,
+): Promise<T> {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('withPgClient needs a database made by createPgDb');
+  const client = await pool.connect();
+  const conn = new Kysely<any>({
+    dialect: new PostgresDialect({
+      pool: {
+        connect: async () => ({ query: client.query.bind(client) as any, release: () => {} }),
+        end: async () => {},
+      },
+    }),
+  });
+  let failed = false;
+  try {
+    return await fn(client, conn);
+  } catch (err) {
+    failed = true;
+    throw err;
+  } finally {
+    // A client that failed mid-COPY may be in an unknown protocol state: drop it, do not reuse it.
+    client.release(failed);
+  }
 }
 
 export function createMysqlDb<DB = any>(address: MysqlAddress, opts: { max?: number } = {}) {

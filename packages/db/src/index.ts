@@ -1,4 +1,12 @@
-export { createPgDb, createMysqlDb, type PgServer, type PgAddress, type MysqlAddress } from './connection';
+export {
+  createPgDb,
+  createMysqlDb,
+  withPgClient,
+  type PgClient,
+  type PgServer,
+  type PgAddress,
+  type MysqlAddress,
+} from './connection';
 export {
   migrateToLatest,
   migrationsOf,

@@ -97,6 +97,62 @@ describe('aplt integrity rules enforced by the database', () => {
     }
   });
 
+  it('keeps the SKU registry in step with products and variants (insert, SKU change, delete, truncate)', async () => {
+    const aplt = await createTestPgDatabase('aplt');
+    const db = aplt.db;
+    const registry = async () =>
+      (await sql<{ sku: string }>`select sku from aplt_skus order by sku`.execute(db)).rows.map((r) => r.sku);
+    try {
+      await sql`insert into aplt_suppliers (code, name) values ('01', 'Supplier one')`.execute(db);
+      // Several rows in one statement: registered together by the statement trigger.
+      await sql`insert into aplt_products (sku, supplier_code, name_nl) values ('100-01', '01', 'Pen'), ('200-01', '01', 'Mok')`.execute(
+        db,
+      );
+      await sql`insert into aplt_product_variants (product_id, sku)
+        select id, sku || '.001' from aplt_products union all select id, sku || '.002' from aplt_products`.execute(
+        db,
+      );
+      expect(await registry()).toEqual([
+        '100-01',
+        '100-01.001',
+        '100-01.002',
+        '200-01',
+        '200-01.001',
+        '200-01.002',
+      ]);
+      const dup =
+        await sql`insert into aplt_product_variants (product_id, sku) select id, '200-01' from aplt_products where sku = '100-01'`
+          .execute(db)
+          .catch((e: unknown) => e);
+      expect((dup as { code?: string }).code).toBe('23505'); // a SKU is unique across products and variants
+
+      await sql`update aplt_products set sku = '101-01' where sku = '100-01'`.execute(db);
+      await sql`update aplt_product_variants set sku = '101-01.001' where sku = '100-01.001'`.execute(db);
+      await sql`insert into aplt_stock (sku, quantity) values ('101-01.001', 5), ('200-01', 7), ('200-01.002', 9)`.execute(
+        db,
+      );
+      expect(await registry()).toEqual([
+        '100-01.002',
+        '101-01',
+        '101-01.001',
+        '200-01',
+        '200-01.001',
+        '200-01.002',
+      ]);
+
+      await sql`delete from aplt_product_variants where sku = '200-01.002'`.execute(db);
+      await sql`delete from aplt_products where sku = '101-01'`.execute(db);
+      expect(await registry()).toEqual(['200-01', '200-01.001']);
+      const stock = await sql<{ sku: string }>`select sku from aplt_stock order by sku`.execute(db);
+      expect(stock.rows).toEqual([{ sku: '200-01' }]);
+
+      await sql`truncate aplt_products cascade`.execute(db);
+      expect(await registry()).toEqual([]);
+    } finally {
+      await aplt.drop();
+    }
+  });
+
   it('refuses supplier codes that are not two digits', async () => {
     const aplt = await createTestPgDatabase('aplt');
     try {

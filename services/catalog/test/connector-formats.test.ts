@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findConnector } from '../src/connectors/connector-registry';
 import { runConnector } from '../src/connectors/connector-run.service';
 import { createRun, getRun, listRejects } from '../src/connectors/sync-run.repository';
+import { listStoreProducts } from '../src/store/store.repository';
 import { fixtures, seedSuppliersAndCategories } from './helpers';
 
 const opts = { batchSize: 2, defaultMarginPercent: '40' };
@@ -182,6 +183,196 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     );
     const missing = await run('02_stock');
     expect(missing.run).toMatchObject({ status: 'failed', error: expect.stringContaining('nonexistent') });
+  });
+
+  /** Points a feed of supplier 06 (JSON mapping) at a scratch file with `content`. */
+  const feed06 = async (kind: string, content: unknown) => {
+    const path = join(scratch, `06-${kind}-${Math.random().toString(36).slice(2)}.json`);
+    await writeFile(path, JSON.stringify(content, null, 1));
+    await sql`UPDATE aplt_suppliers SET settings = jsonb_set(settings, ${`{feeds,${kind}}`}::text[], ${JSON.stringify(path)}::jsonb)
+      WHERE code = '06'`.execute(aplt.db);
+  };
+  const pf = (code: string, name: string, extra: object = {}) => ({
+    master_code: code,
+    product_name: { nl: name, en: `${name} (en)` },
+    long_description: { nl: `Beschrijving van ${name}` },
+    variants: [{ variant_id: `${code}-v`, sku: `${code}-01`, color_code: '01', color_description: 'Zwart' }],
+    ...extra,
+  });
+
+  it('stages products through COPY: a duplicate and a row the database refuses are reported alone', async () => {
+    await feed06('products', [
+      pf('PF-2001', 'Bidon Zephyr'),
+      pf('PF-2002', 'Lanyard Basic', { number_of_print_positions: '-1' }), // CHECK (>= 0) refuses it
+      pf('PF-2003', 'Sleutelhanger Xylofoon'),
+      pf('PF-2001', 'Bidon Zephyr (again)'),
+      pf('PF-1101', 'Notitieboek A5', {
+        product_name: { nl: 'Notitieboek A5', en: 'Notebook A5', de: 'Notizbuch A5' },
+        long_description: undefined,
+        brand: 'Pf Concept',
+        printable: 'true',
+        number_of_print_positions: '2',
+        category_code: 'office',
+        variants: [
+          {
+            variant_id: '1',
+            sku: 'PF-1101-01',
+            color_code: '01',
+            color_description: 'Zwart',
+            gtin: '8710000000017',
+          },
+        ],
+      }),
+    ]);
+    const r = await run('06_products');
+    expect(r.run).toMatchObject({
+      status: 'succeeded',
+      rows_read: 5,
+      rows_inserted: 2,
+      rows_updated: 0,
+      rows_rejected: 2,
+      metadata: { unchanged: 1, search_indexed: 2 },
+    });
+    expect(r.rejects.map((x) => [x.row_number, x.key])).toEqual([
+      [2, 'PF-2002'],
+      [4, 'PF-2001'],
+    ]);
+    expect(r.rejects[0]!.reason).toMatch(/refused by the database: .*number_of_print_positions/);
+    expect(r.rejects[1]!.reason).toMatch(/duplicate: row 1/);
+    const skus = await sql<any>`SELECT s.sku, s.variant_id IS NULL AS base FROM aplt_skus s
+      JOIN aplt_products p ON p.id = s.product_id WHERE p.sku IN ('PF-2001-06', 'PF-2003-06') ORDER BY s.sku`.execute(
+      aplt.db,
+    );
+    expect(skus.rows).toEqual([
+      { sku: 'PF-2001-06', base: true },
+      { sku: 'PF-2001-06.01', base: false },
+      { sku: 'PF-2003-06', base: true },
+      { sku: 'PF-2003-06.01', base: false },
+    ]);
+    const name = await sql<any>`SELECT name_nl FROM aplt_products WHERE sku = 'PF-2001-06'`.execute(aplt.db);
+    expect(name.rows[0].name_nl).toBe('Bidon Zephyr');
+  });
+
+  it('keeps the search index in step: new and renamed products are findable when the run succeeds', async () => {
+    // Prices make the new products sellable (the store lists only those).
+    await feed06('prices', {
+      currency: 'EUR',
+      price: ['PF-1101-01', 'PF-2001-01', 'PF-2003-01'].map((sku) => ({ sku, price: '1,00' })),
+    });
+    expect((await run('06_prices')).run).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
+    const store = (q: string) =>
+      listStoreProducts(aplt.db, { q, lang: 'nl', quantity: 100, limit: 10, offset: 0 }).then((r) =>
+        r.rows.map((x: { sku: string }) => x.sku),
+      );
+    expect(await store('zephyr')).toEqual(['PF-2001-06']);
+    expect(await store('beschrijving xylofoon')).toEqual(['PF-2003-06']);
+    // A price run changes the product rows but not their text: nothing is re-indexed.
+    const indexedAt = async () =>
+      (
+        await sql<any>`SELECT s.indexed_at::text AS at FROM aplt_product_search s JOIN aplt_products p ON p.id = s.product_id
+          WHERE p.sku = 'PF-2001-06'`.execute(aplt.db)
+      ).rows[0].at;
+    const before = await indexedAt();
+    await sql`SELECT aplt_refresh_product_search()`.execute(aplt.db);
+    expect(await indexedAt()).toBe(before);
+
+    await feed06('products', [pf('PF-2001', 'Bidon Quasar'), pf('PF-2003', 'Sleutelhanger Xylofoon')]);
+    const renamed = await run('06_products');
+    expect(renamed.run).toMatchObject({
+      status: 'succeeded',
+      rows_updated: 1,
+      metadata: { unchanged: 1, search_indexed: 1 },
+    });
+    expect(await store('quasar')).toEqual(['PF-2001-06']);
+    expect(await store('zephyr')).toEqual([]);
+  });
+
+  it('stock: unknown SKUs and repeated SKUs are rejected set-based, unchanged rows are not rewritten', async () => {
+    const stock = (qty: number) => ({
+      stock: [
+        { sku: 'PF-2001-01', qty },
+        { sku: 'NOPE-01', qty: 1 },
+        { sku: 'PF-2003-01', qty: 7 },
+        { sku: 'PF-2001-01', qty: 99 },
+      ],
+    });
+    await feed06('stock', stock(5));
+    const first = await run('06_stock');
+    expect(first.run).toMatchObject({
+      status: 'succeeded',
+      rows_read: 4,
+      rows_inserted: 2,
+      rows_rejected: 2,
+    });
+    expect(first.rejects.map((x) => [x.row_number, x.key])).toEqual([
+      [2, 'NOPE-01'],
+      [4, 'PF-2001-01'],
+    ]);
+    expect(first.rejects[0]!.reason).toMatch(/unknown SKU/);
+    expect(first.rejects[1]!.reason).toMatch(/duplicate/);
+    const synced = async () =>
+      (
+        await sql<any>`SELECT sku, quantity, updated_at::text FROM aplt_stock WHERE sku LIKE 'PF-200%' ORDER BY sku`.execute(
+          aplt.db,
+        )
+      ).rows;
+    const before = await synced();
+    expect(before.map((x: any) => [x.sku, x.quantity])).toEqual([
+      ['PF-2001-06.01', 5],
+      ['PF-2003-06.01', 7],
+    ]);
+    await feed06('stock', stock(6));
+    const second = await run('06_stock');
+    expect(second.run).toMatchObject({ rows_inserted: 0, rows_updated: 1, metadata: { unchanged: 1 } });
+    const after = await synced();
+    expect(after[0].quantity).toBe(6);
+    expect(after[1].updated_at).toBe(before[1].updated_at);
+  });
+
+  it('prices: a tier the feed no longer lists is deleted, for the products the feed prices only', async () => {
+    const tiers = async (sku: string) =>
+      (
+        await sql<any>`SELECT x.price_list, x.min_quantity, x.variant_id IS NULL AS product_wide
+          FROM aplt_product_prices x JOIN aplt_products p ON p.id = x.product_id
+          WHERE p.sku = ${sku} ORDER BY product_wide, x.price_list, x.min_quantity`.execute(aplt.db)
+      ).rows.map((t: any) => `${t.product_wide ? 'product' : 'variant'} ${t.price_list} ${t.min_quantity}`);
+    const scales = (...qs: number[]) => qs.map((q) => ({ minimum_quantity: String(q), price: '1,00' }));
+    await feed06('prices', {
+      currency: 'EUR',
+      price: [
+        { sku: 'PF-2001-01', scale: scales(1, 100, 500) },
+        { sku: 'PF-2003-01', scale: scales(1, 250) },
+      ],
+    });
+    expect((await run('06_prices')).run).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
+    expect(await tiers('PF-2001-06')).toEqual([
+      'variant purchase 1',
+      'variant purchase 100',
+      'variant purchase 500',
+      'variant retail 1',
+      'variant retail 100',
+      'variant retail 500',
+      'product purchase 1',
+      'product purchase 100',
+      'product purchase 500',
+      'product retail 1',
+      'product retail 100',
+      'product retail 500',
+    ]);
+    // The next feed drops the 500 tier of PF-2001 and does not mention PF-2003 at all.
+    await feed06('prices', { currency: 'EUR', price: [{ sku: 'PF-2001-01', scale: scales(1, 100) }] });
+    expect((await run('06_prices')).run).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
+    expect(await tiers('PF-2001-06')).toEqual([
+      'variant purchase 1',
+      'variant purchase 100',
+      'variant retail 1',
+      'variant retail 100',
+      'product purchase 1',
+      'product purchase 100',
+      'product retail 1',
+      'product retail 100',
+    ]);
+    expect(await tiers('PF-2003-06')).toHaveLength(8);
   });
 
   it('a supplier without a feed location fails with a clear message', async () => {

@@ -1,36 +1,109 @@
-import { type Kysely, sql, type Transaction } from '@aplt/db';
+import { type Kysely, type PgClient, sql, type Transaction, withPgClient } from '@aplt/db';
+import { refreshProductSearch } from '../search/search-index.repository';
 import type { ConnectorName, FeedFormat } from './connector-registry';
 import { defaultFormats, parsersByFormat } from './connector-registry';
+import { CopyWriter } from './copy-writer';
 import { openFeed } from './feed-source';
-import type { PositionRow, PrintRow, TechniqueRow } from './feed-rows';
+import type { PositionRow, PrintRow, ProductRow, StockRow, TechniqueRow } from './feed-rows';
 import {
   type Counts,
+  country,
+  gtin,
+  nz,
+  productSku,
   type UnknownKey,
   upsertPositions,
   upsertPrices,
-  upsertProducts,
-  upsertStock,
   upsertTechniques,
+  variantSku,
 } from './import.repository';
 import type { Parsed } from './mappers/parsed';
+import {
+  applyStagedProducts,
+  applyStagedStock,
+  copyStatement,
+  createProductStage,
+  createStockStage,
+  productStage,
+  resolveStagedStock,
+  stagedRow,
+  stagedStockRejects,
+  stockStage,
+} from './staged-import.repository';
 import { addRejects, finishRun, markRunning, supplierFeed, updateProgress } from './sync-run.repository';
 
 export interface RunOptions {
+  /** Rows per statement for the batched feeds (prices, print data). */
   batchSize: number;
   defaultMarginPercent: string;
-  /** The run's time limit: aborts the feed download and the transaction (checked between batches). */
+  /** The run's time limit: aborts the feed download and the transaction (checked at each flush). */
   signal?: AbortSignal | undefined;
 }
 
 type Reject = { rowNumber: number; key?: string | undefined; reason: string; raw: unknown };
 type BatchResult = Counts & { unknown?: UnknownKey[] };
+type Trx = Transaction<any>;
 
 /**
- * Runs one connector: streams the feed, maps rows, upserts in batches inside ONE transaction, so
- * a run that fails (unreadable feed, lost connection) leaves the previous data as it was. Bad
- * rows never abort the run: they are reported in aplt_connector_rejects (written outside the
- * transaction so the report survives). A batch that the database refuses is retried row by row
- * under savepoints, so one bad row costs only itself.
+ * Counts and rejects of one run. Rejects are written outside the run transaction (so the report
+ * survives a failed run), a thousand at a time, together with the progress figures.
+ */
+class RunReport {
+  readonly totals = { read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0 };
+  private pending: Reject[] = [];
+  private lastRow = 0;
+
+  constructor(
+    private readonly db: Kysely<any>,
+    private readonly runId: number,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** A feed record was read (one record may yield several rows: print data). */
+  read(rowNumber: number): void {
+    if (rowNumber !== this.lastRow) {
+      this.totals.read++;
+      this.lastRow = rowNumber;
+    }
+  }
+
+  reject(r: Reject): void {
+    this.pending.push(r);
+  }
+
+  add(c: Counts): void {
+    this.totals.inserted += c.inserted;
+    this.totals.updated += c.updated;
+    this.totals.unchanged += c.unchanged ?? 0;
+  }
+
+  get pendingRejects(): number {
+    return this.pending.length;
+  }
+
+  async flush(): Promise<void> {
+    this.signal?.throwIfAborted();
+    const rejects = this.pending;
+    this.pending = [];
+    this.totals.rejected += rejects.length;
+    await addRejects(this.db, this.runId, rejects);
+    await updateProgress(this.db, this.runId, {
+      rowsRead: this.totals.read,
+      inserted: this.totals.inserted,
+      updated: this.totals.updated,
+      rejected: this.totals.rejected,
+      metadata: { unchanged: this.totals.unchanged },
+    });
+  }
+}
+
+/**
+ * Runs one connector inside ONE transaction, so a run that fails (unreadable feed, lost
+ * connection) leaves the previous data as it was. Products and stock stream through COPY into a
+ * staging table and are then written set-based; prices and print data go in batches. Bad rows
+ * never abort the run: they are reported in aplt_connector_rejects. After a products run the
+ * search index is refreshed in the same transaction, so the run only succeeds (and commits) with
+ * its products findable.
  */
 export async function runConnector(
   db: Kysely<any>,
@@ -40,7 +113,7 @@ export async function runConnector(
   log: (msg: string, extra?: object) => void = () => {},
 ): Promise<void> {
   if (!(await markRunning(db, runId))) return;
-  const totals = { read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0 };
+  const report = new RunReport(db, runId, opts.signal);
   try {
     const supplier = await supplierFeed(db, connector.supplier);
     if (!supplier) throw new Error(`Supplier ${connector.supplier} is not configured (aplt_suppliers)`);
@@ -51,89 +124,305 @@ export async function runConnector(
     const parsers = parsersByFormat[format] ?? parsersByFormat[defaultFormats[connector.supplier]];
     const margin = String(supplier.settings?.margin_percent ?? opts.defaultMarginPercent);
     const input = await openFeed(location, opts.signal);
-    await db.transaction().execute(async (trx) => {
-      // Batch statements over fresh rows get large cost estimates, and JIT compiling each of them
-      // (inlining, optimisation) costs far more than running it: measured 10x on stock imports.
-      await sql`SET LOCAL jit = off`.execute(trx);
-      const rows: AsyncIterable<Parsed<any>> =
-        connector.kind === 'products'
-          ? parsers.products(input)
-          : connector.kind === 'stock'
-            ? parsers.stock(input)
-            : connector.kind === 'prices'
-              ? parsers.prices(input)
-              : parsers.printdata(input, connector.supplier);
-      const write = writerFor(connector, margin);
-      let batch: Array<{ rowNumber: number; row: any }> = [];
-      let pendingRejects: Reject[] = [];
-      const flush = async () => {
-        opts.signal?.throwIfAborted();
-        if (batch.length > 0) {
-          const result = await writeBatch(trx, batch, write);
-          totals.inserted += result.inserted;
-          totals.updated += result.updated;
-          totals.unchanged += result.unchanged;
-          pendingRejects.push(...result.rejects);
-          batch = [];
-        }
-        totals.rejected += pendingRejects.length;
-        await addRejects(db, runId, pendingRejects);
-        pendingRejects = [];
-        await updateProgress(db, runId, {
-          rowsRead: totals.read,
-          inserted: totals.inserted,
-          updated: totals.updated,
-          rejected: totals.rejected,
-          metadata: { unchanged: totals.unchanged },
-        });
-      };
-      let lastRow = 0;
-      for await (const parsed of rows) {
-        if (parsed.rowNumber !== lastRow) {
-          totals.read++;
-          lastRow = parsed.rowNumber;
-        }
-        if ('reject' in parsed) pendingRejects.push({ rowNumber: parsed.rowNumber, ...parsed.reject });
-        else batch.push(parsed);
-        if (batch.length >= opts.batchSize) await flush();
-      }
-      await flush();
-      opts.signal?.throwIfAborted(); // past the limit: roll back rather than commit late
-    });
+    const timing = { write_ms: 0, search_refresh_ms: 0, search_indexed: 0 };
+    try {
+      await withPgClient(db, (client, conn) =>
+        conn.transaction().execute(async (trx) => {
+          // Batch statements over fresh rows get large cost estimates, and JIT compiling each of
+          // them costs far more than running it: measured 10x on stock imports.
+          await sql`SET LOCAL jit = off`.execute(trx);
+          // The set-based steps sort and hash whole feeds: room for that in memory, not in temp files.
+          await sql`SET LOCAL work_mem = '64MB'`.execute(trx);
+          const start = performance.now();
+          const s = connector.supplier;
+          if (connector.kind === 'products') {
+            await importProducts(trx, client, s, parsers.products(input), report);
+          } else if (connector.kind === 'stock') {
+            await importStock(trx, client, s, parsers.stock(input), report);
+          } else {
+            const rows: AsyncIterable<Parsed<any>> =
+              connector.kind === 'prices' ? parsers.prices(input) : parsers.printdata(input, s);
+            await importBatched(trx, rows, writerFor(connector, margin), opts.batchSize, report);
+          }
+          timing.write_ms = Math.round(performance.now() - start);
+          if (connector.kind === 'products') {
+            const search = await refreshProductSearch(trx);
+            timing.search_refresh_ms = search.ms;
+            timing.search_indexed = search.indexed;
+          }
+          await report.flush();
+          opts.signal?.throwIfAborted(); // past the limit: roll back rather than commit late
+        }),
+      );
+    } finally {
+      input.destroy();
+    }
     if (connector.kind === 'products') {
       // Fresh statistics, so the stock and price runs that follow resolve SKUs by index lookups.
       await sql`ANALYZE aplt_products, aplt_product_variants, aplt_skus`.execute(db);
     }
+    await updateProgress(db, runId, { metadata: timing });
     await finishRun(db, runId, { status: 'succeeded' });
-    log('connector run succeeded', { connector: connector.name, runId, ...totals });
+    log('connector run succeeded', { connector: connector.name, runId, ...report.totals, ...timing });
   } catch (err) {
     // A stopped run reports why it was stopped, not the stream's generic "operation was aborted".
     const cause = opts.signal?.aborted ? opts.signal.reason : err;
     const message = cause instanceof Error ? cause.message : String(cause);
-    await updateProgress(db, runId, { rowsRead: totals.read, inserted: 0, updated: 0 }).catch(() => {});
+    await updateProgress(db, runId, { rowsRead: report.totals.read, inserted: 0, updated: 0 }).catch(
+      () => {},
+    );
     await finishRun(db, runId, { status: 'failed', error: message });
     log('connector run failed', { connector: connector.name, runId, error: message });
   }
 }
 
-type Writer = (trx: Transaction<any>, rows: any[]) => Promise<BatchResult>;
+/** How often (in staged rows) the progress figures are written while a feed streams in. */
+const PROGRESS_EVERY = 10_000;
+
+/**
+ * Streams mapped rows into COPY; a feed that fails mid-way cancels the COPY, so the transaction
+ * can roll back. Returns how many rows were staged.
+ */
+async function stream<T>(
+  client: PgClient,
+  statement: string,
+  rows: AsyncIterable<Parsed<T>>,
+  report: RunReport,
+  stage: (row: T, ord: number, rowNumber: number) => unknown[] | Reject,
+): Promise<number> {
+  const copy = CopyWriter.open(client, statement);
+  let progressAt = 0;
+  try {
+    for await (const parsed of rows) {
+      report.read(parsed.rowNumber);
+      if ('reject' in parsed) report.reject({ rowNumber: parsed.rowNumber, ...parsed.reject });
+      else {
+        const fields = stage(parsed.row, copy.count, parsed.rowNumber);
+        if (Array.isArray(fields)) await copy.row(fields as Parameters<CopyWriter['row']>[0]);
+        else report.reject(fields);
+      }
+      if (report.pendingRejects >= 1000 || copy.count - progressAt >= PROGRESS_EVERY) {
+        progressAt = copy.count;
+        await report.flush();
+      }
+    }
+    await copy.end();
+  } catch (err) {
+    await copy.abort(err instanceof Error ? err : new Error(String(err)));
+    throw err;
+  }
+  return copy.count;
+}
+
+async function importProducts(
+  trx: Trx,
+  client: PgClient,
+  supplier: string,
+  rows: AsyncIterable<Parsed<ProductRow>>,
+  report: RunReport,
+): Promise<void> {
+  await createProductStage(trx);
+  // Our SKU of every staged product -> its feed row: a second record for it is reported, the first counts.
+  const seen = new Map<string, number>();
+  const staged = await stream(client, copyStatement(productStage), rows, report, (r, ord, rowNumber) => {
+    const sku = productSku(supplier, r.masterCode);
+    const first = seen.get(sku);
+    if (first !== undefined)
+      return {
+        rowNumber,
+        key: r.masterCode,
+        reason: `duplicate: row ${first} of the feed already gives product ${sku}`,
+        raw: r,
+      };
+    seen.set(sku, rowNumber);
+    return productFields(ord, rowNumber, sku, r);
+  });
+  seen.clear();
+  const counts = await applyInRanges(
+    trx,
+    0,
+    staged,
+    (lo, hi) => applyStagedProducts(trx, supplier, lo, hi),
+    async (ord, reason) => report.reject(await refusedRow(trx, 'aplt_stage_products', ord, reason)),
+  );
+  report.add(counts);
+}
+
+function productFields(ord: number, rowNumber: number, sku: string, r: ProductRow): unknown[] {
+  const variants = new Map<string, object>();
+  for (const v of r.variants) {
+    const vsku = variantSku(sku, v.colorCode);
+    // One variant per colour: a repeated colour code would be the same variant SKU twice.
+    if (!variants.has(vsku))
+      variants.set(vsku, {
+        sku: vsku,
+        supplier_sku: v.supplierSku,
+        supplier_variant_id: v.supplierVariantId,
+        color_code: v.colorCode,
+        color_name: v.colorName,
+        color_group: v.colorGroup,
+        pms_color: v.pmsColor,
+        gtin: gtin(v.gtin) ?? undefined,
+        plc_status: v.plcStatus,
+      });
+  }
+  return [
+    ord,
+    rowNumber,
+    sku,
+    r.masterCode,
+    r.names.nl,
+    r.names.en,
+    r.names.de,
+    r.descriptions.nl,
+    r.descriptions.en,
+    r.descriptions.de,
+    r.brand,
+    r.material,
+    r.dimensions,
+    country(r.countryOfOrigin),
+    r.categoryCode,
+    r.printable,
+    nz(r.numberOfPrintPositions),
+    r.images[0],
+    JSON.stringify(r.images),
+    JSON.stringify([...variants.values()]),
+  ];
+}
+
+async function importStock(
+  trx: Trx,
+  client: PgClient,
+  supplier: string,
+  rows: AsyncIterable<Parsed<StockRow>>,
+  report: RunReport,
+): Promise<void> {
+  await createStockStage(trx);
+  const staged = await stream(client, copyStatement(stockStage), rows, report, (r, ord, rowNumber) => [
+    ord,
+    rowNumber,
+    r.supplierSku,
+    r.quantity,
+    r.firstArrivalDate,
+    r.firstArrivalQty,
+    r.nextArrivalDate,
+    r.nextArrivalQty,
+  ]);
+  await resolveStagedStock(trx, supplier);
+  // Unknown SKUs and duplicates, found set-based, into the report a page at a time.
+  for (let after = -1; ;) {
+    const page = await stagedStockRejects(trx, after, 5000);
+    if (page.length === 0) break;
+    for (const r of page)
+      report.reject({ rowNumber: r.row_number, key: r.key, reason: r.reason, raw: r.raw });
+    after = page[page.length - 1]!.ord;
+    await report.flush();
+  }
+  const counts = await applyInRanges(
+    trx,
+    0,
+    staged,
+    (lo, hi) => applyStagedStock(trx, lo, hi),
+    async (ord, reason) => report.reject(await refusedRow(trx, 'aplt_stage_stock', ord, reason)),
+  );
+  report.add(counts);
+}
+
+async function refusedRow(
+  trx: Trx,
+  table: 'aplt_stage_products' | 'aplt_stage_stock',
+  ord: number,
+  reason: string,
+): Promise<Reject> {
+  const row = await stagedRow(trx, table, ord);
+  return {
+    rowNumber: row?.row_number ?? 0,
+    key: row?.key,
+    reason: `refused by the database: ${reason}`,
+    raw: row?.raw ?? null,
+  };
+}
+
+/**
+ * Applies staged rows [lo, hi) in one set-based step under a savepoint. When the database refuses
+ * it (a row breaks a constraint), the range is halved until the refused rows stand alone: they go
+ * to the report, every other row is written. A clean feed costs one statement per table.
+ */
+async function applyInRanges(
+  trx: Trx,
+  lo: number,
+  hi: number,
+  apply: (lo: number, hi: number) => Promise<Counts>,
+  refused: (ord: number, reason: string) => Promise<void>,
+): Promise<Required<Counts>> {
+  if (hi <= lo) return { inserted: 0, updated: 0, unchanged: 0 };
+  await sql`SAVEPOINT staged_rows`.execute(trx);
+  try {
+    const c = await apply(lo, hi);
+    await sql`RELEASE SAVEPOINT staged_rows`.execute(trx);
+    return { inserted: c.inserted, updated: c.updated, unchanged: c.unchanged ?? 0 };
+  } catch (err) {
+    await sql`ROLLBACK TO SAVEPOINT staged_rows`.execute(trx);
+    await sql`RELEASE SAVEPOINT staged_rows`.execute(trx);
+    if (hi - lo === 1) {
+      await refused(lo, err instanceof Error ? err.message : String(err));
+      return { inserted: 0, updated: 0, unchanged: 0 };
+    }
+  }
+  const mid = lo + Math.floor((hi - lo) / 2);
+  const a = await applyInRanges(trx, lo, mid, apply, refused);
+  const b = await applyInRanges(trx, mid, hi, apply, refused);
+  return {
+    inserted: a.inserted + b.inserted,
+    updated: a.updated + b.updated,
+    unchanged: a.unchanged + b.unchanged,
+  };
+}
+
+type Writer = (trx: Trx, rows: any[]) => Promise<BatchResult>;
+
+/** Prices and print data: parameterised multi-row statements per batch. */
+async function importBatched(
+  trx: Trx,
+  rows: AsyncIterable<Parsed<any>>,
+  write: Writer,
+  batchSize: number,
+  report: RunReport,
+): Promise<void> {
+  let batch: Array<{ rowNumber: number; row: any }> = [];
+  const flush = async () => {
+    if (batch.length > 0) {
+      const result = await writeBatch(trx, batch, write);
+      report.add(result);
+      for (const r of result.rejects) report.reject(r);
+      batch = [];
+    }
+    await report.flush();
+  };
+  for await (const parsed of rows) {
+    report.read(parsed.rowNumber);
+    if ('reject' in parsed) report.reject({ rowNumber: parsed.rowNumber, ...parsed.reject });
+    else batch.push(parsed);
+    if (batch.length >= batchSize) await flush();
+  }
+  await flush();
+}
 
 function writerFor(connector: ConnectorName, margin: string): Writer {
   const s = connector.supplier;
   switch (connector.kind) {
-    case 'products':
-      return (trx, rows) => upsertProducts(trx, s, rows);
-    case 'stock':
-      return (trx, rows) => upsertStock(trx, s, rows);
     case 'prices':
       return (trx, rows) => upsertPrices(trx, s, rows, margin);
     case 'printdata':
       return (trx, rows: PrintRow[]) => writePrint(trx, s, rows);
+    case 'products':
+    case 'stock':
+      throw new Error(`${connector.kind} feeds are staged through COPY, not batched`);
   }
 }
 
 /** Techniques first (positions refer to them); positions of one product and code are merged. */
-async function writePrint(trx: Transaction<any>, supplier: string, rows: PrintRow[]): Promise<BatchResult> {
+async function writePrint(trx: Trx, supplier: string, rows: PrintRow[]): Promise<BatchResult> {
   const techniques = new Map<string, TechniqueRow>();
   const positions = new Map<string, { row: PositionRow; indexes: number[] }>();
   rows.forEach((r, i) => {
@@ -172,8 +461,9 @@ async function writePrint(trx: Transaction<any>, supplier: string, rows: PrintRo
   return total;
 }
 
+/** One batch under a savepoint; a batch the database refuses is retried row by row. */
 async function writeBatch(
-  trx: Transaction<any>,
+  trx: Trx,
   batch: Array<{ rowNumber: number; row: any }>,
   write: Writer,
 ): Promise<Required<Counts> & { rejects: Reject[] }> {

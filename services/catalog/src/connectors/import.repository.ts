@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from '@aplt/db';
 import Decimal from 'decimal.js';
-import type { PositionRow, PriceRow, ProductRow, StockRow, TechniqueRow } from './feed-rows';
+import type { PositionRow, PriceRow, TechniqueRow } from './feed-rows';
 
 type Db = Kysely<any> | Transaction<any>;
 export interface Counts {
@@ -19,160 +19,20 @@ export const productSku = (supplier: string, masterCode: string) =>
   `${masterCode.replace(/\./g, '_')}-${supplier}`;
 export const variantSku = (base: string, colorCode: string) => `${base}.${colorCode.replace(/\./g, '_')}`;
 
-const nz = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
-const country = (v: string | undefined) => (v && /^[A-Z]{2}$/.test(v) ? v : null);
-const gtin = (v: string | undefined) => (v && /^[0-9]{8,14}$/.test(v) ? v : null);
+export const nz = <T>(v: T | undefined): T | null => (v === undefined ? null : v);
+export const country = (v: string | undefined) => (v && /^[A-Z]{2}$/.test(v) ? v : null);
+export const gtin = (v: string | undefined) => (v && /^[0-9]{8,14}$/.test(v) ? v : null);
 
 async function counts(rows: Array<{ inserted: boolean }>): Promise<Counts> {
   const inserted = rows.filter((r) => r.inserted).length;
   return { inserted, updated: rows.length - inserted };
 }
 
-/** Products and their variants; one multi-row statement per table (arrays through unnest). */
-export async function upsertProducts(db: Db, supplier: string, rows: ProductRow[]): Promise<Counts> {
-  const col = <T>(f: (r: ProductRow) => T) => rows.map(f);
-  const res = await sql<{ id: number; supplier_sku: string; inserted: boolean }>`
-    WITH input AS (
-      SELECT t.sku, t.supplier_sku, t.name_nl, t.name_en, t.name_de, t.d_nl, t.d_en, t.d_de, t.brand, t.material,
-        t.dimensions, t.country::char(2) AS country, t.category, t.printable, t.positions,
-        t.images::jsonb ->> 0 AS image_url, t.images::jsonb AS images, t.ord
-      FROM unnest(${col((r) => productSku(supplier, r.masterCode))}::text[], ${col((r) => r.masterCode)}::text[],
-      ${col((r) => r.names.nl)}::text[], ${col((r) => nz(r.names.en))}::text[], ${col((r) => nz(r.names.de))}::text[],
-      ${col((r) => nz(r.descriptions.nl))}::text[], ${col((r) => nz(r.descriptions.en))}::text[],
-      ${col((r) => nz(r.descriptions.de))}::text[], ${col((r) => nz(r.brand))}::text[],
-      ${col((r) => nz(r.material))}::text[], ${col((r) => nz(r.dimensions))}::text[],
-      ${col((r) => country(r.countryOfOrigin))}::text[], ${col((r) => nz(r.categoryCode))}::text[],
-      ${col((r) => r.printable)}::boolean[], ${col((r) => nz(r.numberOfPrintPositions))}::int[],
-      ${col((r) => JSON.stringify(r.images))}::text[]) WITH ORDINALITY
-      AS t(sku, supplier_sku, name_nl, name_en, name_de, d_nl, d_en, d_de, brand, material, dimensions,
-           country, category, printable, positions, images, ord)
-    ), changed AS (
-      -- Unchanged products are dropped before the INSERT: an INSERT computes the generated search
-      -- vector of every candidate row, even one that then conflicts and is not written, and that
-      -- computation dominates import cost. Most of a daily feed is unchanged.
-      SELECT i.* FROM input i LEFT JOIN aplt_products e ON e.sku = i.sku
-      WHERE e.id IS NULL
-        OR (e.name_nl, e.name_en, e.name_de, e.description_nl, e.description_en, e.description_de, e.brand,
-            e.material, e.dimensions, e.country_of_origin, e.supplier_category_code, e.printable,
-            e.number_of_print_positions, e.image_url, e.images)
-          IS DISTINCT FROM (i.name_nl, i.name_en, i.name_de, i.d_nl, i.d_en, i.d_de, i.brand, i.material,
-            i.dimensions, i.country, i.category, i.printable, i.positions, i.image_url, i.images)
-    )
-    INSERT INTO aplt_products AS p (sku, supplier_code, supplier_sku, name_nl, name_en, name_de,
-      description_nl, description_en, description_de, brand, material, dimensions, country_of_origin,
-      supplier_category_code, printable, number_of_print_positions, image_url, images, last_imported_at)
-    SELECT t.sku, ${supplier}, t.supplier_sku, t.name_nl, t.name_en, t.name_de, t.d_nl, t.d_en, t.d_de,
-      t.brand, t.material, t.dimensions, t.country, t.category, t.printable, t.positions, t.image_url, t.images, now()
-    FROM changed t
-    ORDER BY t.ord -- ids follow the feed order
-    ON CONFLICT (sku) DO UPDATE SET
-      name_nl = EXCLUDED.name_nl, name_en = EXCLUDED.name_en, name_de = EXCLUDED.name_de,
-      description_nl = EXCLUDED.description_nl, description_en = EXCLUDED.description_en,
-      description_de = EXCLUDED.description_de, brand = EXCLUDED.brand, material = EXCLUDED.material,
-      dimensions = EXCLUDED.dimensions, country_of_origin = EXCLUDED.country_of_origin,
-      supplier_category_code = EXCLUDED.supplier_category_code, printable = EXCLUDED.printable,
-      number_of_print_positions = EXCLUDED.number_of_print_positions, image_url = EXCLUDED.image_url,
-      images = EXCLUDED.images, last_imported_at = EXCLUDED.last_imported_at
-    -- Also here (a concurrent writer may have made the row equal in the meantime).
-    WHERE (p.name_nl, p.name_en, p.name_de, p.description_nl, p.description_en, p.description_de, p.brand,
-        p.material, p.dimensions, p.country_of_origin, p.supplier_category_code, p.printable,
-        p.number_of_print_positions, p.image_url, p.images)
-      IS DISTINCT FROM (EXCLUDED.name_nl, EXCLUDED.name_en, EXCLUDED.name_de, EXCLUDED.description_nl,
-        EXCLUDED.description_en, EXCLUDED.description_de, EXCLUDED.brand, EXCLUDED.material, EXCLUDED.dimensions,
-        EXCLUDED.country_of_origin, EXCLUDED.supplier_category_code, EXCLUDED.printable,
-        EXCLUDED.number_of_print_positions, EXCLUDED.image_url, EXCLUDED.images)
-    RETURNING id, supplier_sku, (xmax = 0) AS inserted`.execute(db);
-  const ids = new Map(res.rows.map((r) => [r.supplier_sku, r.id]));
-  const unchanged = rows.filter((r) => !ids.has(r.masterCode)).map((r) => r.masterCode);
-  if (unchanged.length > 0) {
-    const found = await sql<{ id: number; supplier_sku: string }>`
-      SELECT id, supplier_sku FROM aplt_products WHERE supplier_code = ${supplier} AND supplier_sku = ANY(${unchanged}::text[])`.execute(
-      db,
-    );
-    for (const r of found.rows) ids.set(r.supplier_sku, r.id);
-  }
-  const variants = rows.flatMap((r) => {
-    const base = productSku(supplier, r.masterCode);
-    return r.variants.map((v) => ({ productId: ids.get(r.masterCode) as number, base, v }));
-  });
-  if (variants.length > 0) {
-    const vc = <T>(f: (x: (typeof variants)[number]) => T) => variants.map(f);
-    await sql`
-      INSERT INTO aplt_product_variants (product_id, sku, supplier_sku, supplier_variant_id, color_code,
-        color_name, color_group, pms_color, gtin, plc_status)
-      SELECT * FROM unnest(${vc((x) => x.productId)}::bigint[], ${vc((x) => variantSku(x.base, x.v.colorCode))}::text[],
-        ${vc((x) => x.v.supplierSku)}::text[], ${vc((x) => nz(x.v.supplierVariantId))}::text[],
-        ${vc((x) => x.v.colorCode)}::text[], ${vc((x) => nz(x.v.colorName))}::text[],
-        ${vc((x) => nz(x.v.colorGroup))}::text[], ${vc((x) => nz(x.v.pmsColor))}::text[],
-        ${vc((x) => gtin(x.v.gtin))}::text[], ${vc((x) => nz(x.v.plcStatus))}::text[])
-      ON CONFLICT (sku) DO UPDATE SET supplier_sku = EXCLUDED.supplier_sku,
-        supplier_variant_id = EXCLUDED.supplier_variant_id, color_name = EXCLUDED.color_name,
-        color_group = EXCLUDED.color_group, pms_color = EXCLUDED.pms_color, gtin = EXCLUDED.gtin,
-        plc_status = EXCLUDED.plc_status
-      WHERE (aplt_product_variants.supplier_sku, aplt_product_variants.supplier_variant_id, aplt_product_variants.color_name,
-          aplt_product_variants.color_group, aplt_product_variants.pms_color, aplt_product_variants.gtin,
-          aplt_product_variants.plc_status)
-        IS DISTINCT FROM (EXCLUDED.supplier_sku, EXCLUDED.supplier_variant_id, EXCLUDED.color_name,
-          EXCLUDED.color_group, EXCLUDED.pms_color, EXCLUDED.gtin, EXCLUDED.plc_status)`.execute(db);
-  }
-  // Supplier category codes that match one of our categories become connector mappings.
-  await sql`
-    INSERT INTO aplt_category_mappings (category_id, product_id, source)
-    SELECT c.id, t.id, 'connector'
-    FROM unnest(${rows.map((r) => ids.get(r.masterCode))}::bigint[], ${rows.map((r) => nz(r.categoryCode))}::text[]) AS t(id, code)
-    JOIN aplt_categories c ON c.code = t.code
-    ON CONFLICT (category_id, product_id) DO NOTHING`.execute(db);
-  return { ...(await counts(res.rows)), unchanged: unchanged.length };
-}
-
-/**
- * Stock rows resolve the supplier's SKU to ours (variant first, then product); rows whose SKU we
- * do not know come back as `unknown` for the reject report, the rest are upserted.
- */
-export async function upsertStock(
-  db: Db,
-  supplier: string,
-  rows: StockRow[],
-): Promise<Counts & { unknown: UnknownKey[] }> {
-  const col = <T>(f: (r: StockRow) => T) => rows.map(f);
-  const res = await sql<{ idx: number; sku: string | null; inserted: boolean | null }>`
-    WITH input AS (
-      SELECT * FROM unnest(${rows.map((_, i) => i)}::int[], ${col((r) => r.supplierSku)}::text[],
-        ${col((r) => r.quantity)}::int[], ${col((r) => nz(r.firstArrivalDate))}::date[],
-        ${col((r) => nz(r.firstArrivalQty))}::int[], ${col((r) => nz(r.nextArrivalDate))}::date[],
-        ${col((r) => nz(r.nextArrivalQty))}::int[])
-        AS t(idx, supplier_sku, qty, fad, faq, nad, naq)
-    ), resolved AS (
-      SELECT i.*, coalesce(
-        (SELECT v.sku FROM aplt_product_variants v JOIN aplt_products p ON p.id = v.product_id
-          WHERE v.supplier_sku = i.supplier_sku AND p.supplier_code = ${supplier} LIMIT 1),
-        (SELECT p.sku FROM aplt_products p WHERE p.supplier_code = ${supplier} AND p.supplier_sku = i.supplier_sku)
-      ) AS sku
-      FROM input i
-    ), written AS (
-      INSERT INTO aplt_stock (sku, quantity, first_arrival_date, first_arrival_qty, next_arrival_date,
-        next_arrival_qty, last_synced_at)
-      SELECT sku, qty, fad, faq, nad, naq, now() FROM resolved WHERE sku IS NOT NULL
-      ON CONFLICT (sku) DO UPDATE SET quantity = EXCLUDED.quantity,
-        first_arrival_date = EXCLUDED.first_arrival_date, first_arrival_qty = EXCLUDED.first_arrival_qty,
-        next_arrival_date = EXCLUDED.next_arrival_date, next_arrival_qty = EXCLUDED.next_arrival_qty,
-        last_synced_at = EXCLUDED.last_synced_at
-      RETURNING sku, (xmax = 0) AS inserted
-    )
-    SELECT r.idx, r.sku, w.inserted FROM resolved r LEFT JOIN written w ON w.sku = r.sku`.execute(db);
-  const written = res.rows.filter((r) => r.sku !== null);
-  return {
-    ...(await counts(written.map((r) => ({ inserted: !!r.inserted })))),
-    unknown: res.rows
-      .filter((r) => r.sku === null)
-      .map((r) => ({ index: r.idx, reason: 'unknown SKU: no product or variant of this supplier has it' })),
-  };
-}
-
 /**
  * Price tiers: the supplier's net prices as the purchase list and, marked up by the supplier's
  * margin, the retail list. Product-wide tiers are the cheapest variant per scale, and
- * retail_price_100 (what makes a product sellable) is the retail tier that applies at 100.
+ * retail_price_100 (what makes a product sellable) is the retail tier that applies at 100. A
+ * tier that the feed no longer lists for a variant or product it prices is deleted.
  */
 export async function upsertPrices(
   db: Db,
@@ -204,6 +64,14 @@ export async function upsertPrices(
       LEFT JOIN LATERAL (SELECT v.id, v.product_id FROM aplt_product_variants v JOIN aplt_products pp ON pp.id = v.product_id
         WHERE v.supplier_sku = i.supplier_sku AND pp.supplier_code = ${supplier} LIMIT 1) v ON true
       LEFT JOIN aplt_products p ON v.id IS NULL AND p.supplier_code = ${supplier} AND p.supplier_sku = i.supplier_sku
+    ), dropped AS (
+      -- A tier the feed no longer lists for a variant (or product) it prices is gone; products and
+      -- variants the feed does not mention keep theirs. Disjoint from what is written below.
+      DELETE FROM aplt_product_prices x
+      USING (SELECT DISTINCT product_id, variant_id FROM resolved WHERE product_id IS NOT NULL) k
+      WHERE x.product_id = k.product_id AND x.variant_id IS NOT DISTINCT FROM k.variant_id
+        AND NOT EXISTS (SELECT 1 FROM resolved r WHERE r.product_id = k.product_id
+          AND r.variant_id IS NOT DISTINCT FROM k.variant_id AND r.min_q = x.min_quantity)
     ), written AS (
       INSERT INTO aplt_product_prices (product_id, variant_id, price_list, min_quantity, price, currency, valid_until)
       SELECT product_id, variant_id, l.list, min_q, CASE l.list WHEN 'purchase' THEN purchase ELSE retail END, currency, valid_until
@@ -218,6 +86,15 @@ export async function upsertPrices(
     GROUP BY r.idx, r.product_id`.execute(db);
   const touched = [...new Set(res.rows.map((r) => r.product_id).filter((id): id is number => id !== null))];
   if (touched.length > 0) {
+    // Product-wide tiers derived from variants follow them: a scale no variant has any more goes.
+    await sql`
+      DELETE FROM aplt_product_prices x
+      WHERE x.variant_id IS NULL AND x.product_id = ANY(${touched}::bigint[])
+        AND EXISTS (SELECT 1 FROM aplt_product_prices v WHERE v.product_id = x.product_id AND v.variant_id IS NOT NULL)
+        AND NOT EXISTS (SELECT 1 FROM aplt_product_prices v WHERE v.product_id = x.product_id
+          AND v.variant_id IS NOT NULL AND v.price_list = x.price_list AND v.min_quantity = x.min_quantity)`.execute(
+      db,
+    );
     await sql`
       INSERT INTO aplt_product_prices (product_id, variant_id, price_list, min_quantity, price, currency)
       SELECT product_id, NULL, price_list, min_quantity, min(price), min(currency)

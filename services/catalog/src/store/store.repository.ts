@@ -33,20 +33,26 @@ export async function listStoreProducts(db: Kysely<any>, q: StoreProductQuery) {
   // to trigram similarity, which tolerates typos but has to recheck many candidates.
   let fuzzy = false;
   if (search && tsq) {
-    const hit = await sql`SELECT 1 FROM aplt_products p WHERE p.is_sellable
-      AND p.search_vector @@ to_tsquery('simple', aplt_f_unaccent(${tsq})) LIMIT 1`.execute(db);
+    const hit = await sql`SELECT 1 FROM aplt_product_search s JOIN aplt_products p ON p.id = s.product_id
+      WHERE p.is_sellable AND s.search_vector @@ to_tsquery('simple', aplt_f_unaccent(${tsq})) LIMIT 1`.execute(
+      db,
+    );
     fuzzy = hit.rows.length === 0;
   } else if (search) fuzzy = true;
   const searchCond = !search
     ? sql``
     : fuzzy
-      ? sql`AND p.search_text % aplt_f_unaccent(${search})`
-      : sql`AND p.search_vector @@ to_tsquery('simple', aplt_f_unaccent(${tsq}))`;
+      ? sql`AND s.search_text % aplt_f_unaccent(${search})`
+      : sql`AND s.search_vector @@ to_tsquery('simple', aplt_f_unaccent(${tsq}))`;
   const searchOrder = !search
     ? sql``
     : fuzzy
-      ? sql`similarity(p.search_text, aplt_f_unaccent(${search})) DESC,`
-      : sql`ts_rank(p.search_vector, to_tsquery('simple', aplt_f_unaccent(${tsq}))) DESC,`;
+      ? sql`similarity(s.search_text, aplt_f_unaccent(${search})) DESC,`
+      : sql`ts_rank(s.search_vector, to_tsquery('simple', aplt_f_unaccent(${tsq}))) DESC,`;
+  // The search document lives beside the product (aplt_product_search, migration 0510).
+  const from = search
+    ? sql`aplt_products p JOIN aplt_product_search s ON s.product_id = p.id`
+    : sql`aplt_products p`;
   // A category (code or slug) stands for itself and its direct children; resolved to ids once.
   let categoryIds: number[] | undefined;
   if (q.category) {
@@ -67,9 +73,9 @@ export async function listStoreProducts(db: Kysely<any>, q: StoreProductQuery) {
       }`;
   // The page is chosen on ids first (a simple, quickly planned query); the count is a separate scan.
   const [page, count] = await Promise.all([
-    sql<{ id: number }>`SELECT p.id FROM aplt_products p WHERE ${where}
+    sql<{ id: number }>`SELECT p.id FROM ${from} WHERE ${where}
       ORDER BY ${searchOrder} p.id LIMIT ${q.limit} OFFSET ${q.offset}`.execute(db),
-    sql<{ n: number }>`SELECT count(*)::int AS n FROM aplt_products p WHERE ${where}`.execute(db),
+    sql<{ n: number }>`SELECT count(*)::int AS n FROM ${from} WHERE ${where}`.execute(db),
   ]);
   // Details for the page only, through a plpgsql function whose plan stays cached per connection.
   const rows =

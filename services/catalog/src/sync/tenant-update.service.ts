@@ -1,4 +1,5 @@
 import { type Kysely, sql } from '@aplt/db';
+import { refreshProductSearch } from '../search/search-index.repository';
 
 /**
  * Catalog tables copied from the master aplt DB into a tenant aplt DB, parents before children.
@@ -99,6 +100,8 @@ export async function copyCatalog(
         trx,
       );
     }
+    // The search documents are derived: indexed here for what changed, findable at commit.
+    await refreshProductSearch(trx);
   });
   return copied;
 }

@@ -151,5 +151,7 @@ export async function upsertDemoCatalog(db: Kysely<any>): Promise<void> {
           ON CONFLICT (product_id, technique_id, print_position_id) DO NOTHING`.execute(trx);
       }
     }
+    // Every writer of aplt_products indexes what it wrote for search (catalog migration 0510).
+    await sql`SELECT aplt_refresh_product_search()`.execute(trx);
   });
 }

@@ -1,9 +1,11 @@
 import * as m0001 from './0001_aplt_schema';
 import * as m0501 from './0501_catalog_supplier_sku';
 import * as m0502 from './0502_catalog_store_details';
+import * as m0510 from './0510_catalog_deferred_search';
 
 export const migrations = {
   '0001_aplt_schema': m0001,
   '0501_catalog_supplier_sku': m0501,
   '0502_catalog_store_details': m0502,
+  '0510_catalog_deferred_search': m0510,
 };

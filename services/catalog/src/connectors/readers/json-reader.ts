@@ -8,15 +8,35 @@ interface Frame {
 }
 
 /**
+ * Index of the quote that closes the string whose content starts at `from`, or -1 when the text
+ * ends inside it. Jumps from quote to quote with indexOf (native, fast over long descriptions);
+ * a quote preceded by an odd run of backslashes is escaped. The character at from - 1 is the
+ * opening quote, so the backwards count always stops.
+ */
+function closingQuote(text: string, from: number): number {
+  let j = from;
+  for (;;) {
+    j = text.indexOf('"', j);
+    if (j < 0) return -1;
+    let k = j - 1;
+    while (text.charCodeAt(k) === 92) k--;
+    if ((j - 1 - k) % 2 === 0) return j;
+    j++;
+  }
+}
+
+/**
  * Streams the records of a JSON feed: every object or array whose dotted path matches `paths`
  * (`^\d+$` = the elements of a root array, `^stock\.\d+$` = the elements of `stock` in the root
- * object) is cut out of the byte stream and handed to the native JSON.parse, one record at a
- * time. Memory is bounded by one record plus one read chunk, whatever the size of the file.
+ * object) is cut out of the text and handed to the native JSON.parse, one record at a time.
+ * Memory is bounded by one record plus one read chunk, whatever the size of the file.
  *
- * Why not a token-level parser (stream-json): it assembles every value from JS tokens and reads
- * about 5 MB/s here; a 200 MB supplier feed would take 40 s just to parse. This scanner only
- * tracks nesting and strings in JS and leaves values to the native parser (an order of
- * magnitude faster). A truncated or malformed feed throws, which fails the run.
+ * Inside a record the scanner only looks at brackets outside strings and jumps over strings with
+ * indexOf, so JavaScript touches a few characters per string instead of every one (about 5x faster
+ * than a character loop; a token-level parser such as stream-json read 5 MB/s). A record cut by
+ * a chunk boundary is kept from its start and scanned on from where the scan stopped; only a
+ * string still open at the boundary is rescanned. A truncated or malformed feed throws, which
+ * fails the run.
  */
 export async function* streamJsonRecords<T = Record<string, any>>(
   input: Readable,
@@ -24,56 +44,73 @@ export async function* streamJsonRecords<T = Record<string, any>>(
 ): AsyncGenerator<T> {
   input.setEncoding('utf8'); // a StringDecoder: multi-byte characters split across chunks stay whole
   const frames: Frame[] = [];
-  // Outside a record: string state for keys.
+  // Outside a record: string state for keys (short), character by character.
   let inString = false;
   let escape = false;
   let str = '';
-  // Inside a record.
+  let seenRoot = false;
+  // Inside a record: its text so far is buf[0, pos), depth counts its open brackets.
   let capturing = false;
   let depth = 0;
-  let cString = false;
-  let cEscape = false;
-  let carry = '';
-  let seenRoot = false;
+  let buf = '';
+  let pos = 0;
+  let records = 0;
 
   const pathOfNext = () => frames.map((f) => (f.kind === 'obj' ? (f.key ?? '') : String(f.index))).join('.');
 
   for await (const chunk of input as AsyncIterable<string>) {
-    let start = 0;
-    const n = chunk.length;
-    for (let i = 0; i < n; i++) {
-      const c = chunk.charCodeAt(i);
+    let text: string;
+    let i: number;
+    if (capturing) {
+      text = buf + chunk;
+      i = pos;
+    } else {
+      text = chunk;
+      i = 0;
+    }
+    let recordStart = 0;
+    const n = text.length;
+    scan: while (i < n) {
       if (capturing) {
-        if (cString) {
-          if (cEscape) cEscape = false;
-          else if (c === 92)
-            cEscape = true; // backslash
-          else if (c === 34) cString = false; // quote
-          continue;
-        }
-        if (c === 34) cString = true;
-        else if (c === 123 || c === 91) depth++;
-        else if (c === 125 || c === 93) {
-          depth--;
-          if (depth === 0) {
-            const text = carry + chunk.slice(start, i + 1);
-            carry = '';
+        while (i < n) {
+          const c = text.charCodeAt(i);
+          if (c === 34) {
+            const end = closingQuote(text, i + 1);
+            if (end < 0) break scan; // the string goes on in the next chunk: resume at its opening quote
+            i = end + 1;
+            continue;
+          }
+          i++;
+          if (c === 123 || c === 91) depth++;
+          else if ((c === 125 || c === 93) && --depth === 0) {
             capturing = false;
-            yield JSON.parse(text) as T;
+            records++;
+            let record: T;
+            try {
+              record = JSON.parse(text.slice(recordStart, i)) as T;
+            } catch (err) {
+              throw new Error(
+                `JSON feed is malformed in record ${records}: ${err instanceof Error ? err.message : String(err)}`,
+              );
+            }
+            yield record;
+            continue scan;
           }
         }
-        continue;
+        break;
       }
+      const c = text.charCodeAt(i);
       if (inString) {
         if (escape) {
           escape = false;
-          str += chunk[i];
+          str += text[i];
         } else if (c === 92) escape = true;
         else if (c === 34) {
           inString = false;
           const top = frames[frames.length - 1];
           if (top?.kind === 'obj' && top.expectKey) top.key = str;
-        } else str += chunk[i];
+        } else str += text[i];
+        i++;
         continue;
       }
       switch (c) {
@@ -91,8 +128,7 @@ export async function* streamJsonRecords<T = Record<string, any>>(
           if (frames.length > 0 && paths.test(pathOfNext())) {
             capturing = true;
             depth = 1;
-            start = i;
-            carry = '';
+            recordStart = i;
           } else frames.push({ kind: c === 123 ? 'obj' : 'arr', key: null, index: 0, expectKey: c === 123 });
           break;
         }
@@ -118,8 +154,16 @@ export async function* streamJsonRecords<T = Record<string, any>>(
         default:
         // whitespace and scalar characters outside records
       }
+      i++;
     }
-    if (capturing) carry += chunk.slice(start);
+    if (capturing) {
+      // Keep the record's text so far; the scan resumes where it stopped.
+      buf = text.slice(recordStart);
+      pos = i - recordStart;
+    } else {
+      buf = '';
+      pos = 0;
+    }
   }
   if (capturing || frames.length > 0 || inString)
     throw new Error('JSON feed ended inside a value (truncated file?)');

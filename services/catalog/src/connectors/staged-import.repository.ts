@@ -1,0 +1,223 @@
+import { sql, type Transaction } from '@aplt/db';
+import type { Counts } from './import.repository';
+
+type Trx = Transaction<any>;
+
+/**
+ * Staging tables of the COPY write path (products and stock feeds). They are TEMP tables dropped
+ * at commit: session-private, never WAL-logged, gone with a failed run. `ord` is the position
+ * among the staged rows (the feed order), `row_number` the feed record for the reject report.
+ */
+export const productStage = {
+  table: 'aplt_stage_products',
+  columns: [
+    'ord',
+    'row_number',
+    'sku',
+    'supplier_sku',
+    'name_nl',
+    'name_en',
+    'name_de',
+    'd_nl',
+    'd_en',
+    'd_de',
+    'brand',
+    'material',
+    'dimensions',
+    'country',
+    'category',
+    'printable',
+    'positions',
+    'image_url',
+    'images',
+    'variants',
+  ],
+};
+
+export const stockStage = {
+  table: 'aplt_stage_stock',
+  columns: ['ord', 'row_number', 'supplier_sku', 'qty', 'fad', 'faq', 'nad', 'naq'],
+};
+
+export const copyStatement = (stage: { table: string; columns: string[] }) =>
+  `COPY ${stage.table} (${stage.columns.join(', ')}) FROM STDIN`;
+
+export async function createProductStage(trx: Trx): Promise<void> {
+  await sql`CREATE TEMP TABLE aplt_stage_products (ord int PRIMARY KEY, row_number int NOT NULL, sku text NOT NULL,
+    supplier_sku text NOT NULL, name_nl text, name_en text, name_de text, d_nl text, d_en text, d_de text, brand text,
+    material text, dimensions text, country char(2), category text, printable boolean, positions int, image_url text,
+    images jsonb, variants json) ON COMMIT DROP`.execute(trx);
+}
+
+export async function createStockStage(trx: Trx): Promise<void> {
+  // sku (ours) and reject are filled by the resolution step.
+  await sql`CREATE TEMP TABLE aplt_stage_stock (ord int PRIMARY KEY, row_number int NOT NULL, supplier_sku text NOT NULL,
+    qty int NOT NULL, fad date, faq int, nad date, naq int, sku text, reject text) ON COMMIT DROP`.execute(
+    trx,
+  );
+}
+
+const productCols = sql`name_nl, name_en, name_de, description_nl, description_en, description_de, brand, material,
+  dimensions, country_of_origin, supplier_category_code, printable, number_of_print_positions, image_url, images`;
+
+/**
+ * Products with ord in [lo, hi) from the stage into aplt_products, their variants and connector
+ * category mappings, set-based. Unchanged products and variants are dropped by an anti-join
+ * before the INSERT, and the ON CONFLICT guard repeats the comparison for a row that a concurrent
+ * writer made equal in the meantime; neither is rewritten.
+ */
+export async function applyStagedProducts(
+  trx: Trx,
+  supplier: string,
+  lo: number,
+  hi: number,
+): Promise<Counts> {
+  const res = await sql<{ inserted: number; updated: number }>`
+    WITH changed AS (
+      SELECT s.* FROM aplt_stage_products s LEFT JOIN aplt_products e ON e.sku = s.sku
+      WHERE s.ord >= ${lo} AND s.ord < ${hi} AND (e.id IS NULL
+        OR (e.name_nl, e.name_en, e.name_de, e.description_nl, e.description_en, e.description_de, e.brand, e.material,
+            e.dimensions, e.country_of_origin, e.supplier_category_code, e.printable, e.number_of_print_positions,
+            e.image_url, e.images)
+          IS DISTINCT FROM (s.name_nl, s.name_en, s.name_de, s.d_nl, s.d_en, s.d_de, s.brand, s.material, s.dimensions,
+            s.country, s.category, s.printable, s.positions, s.image_url, s.images))
+    ), written AS (
+      INSERT INTO aplt_products AS p (sku, supplier_code, supplier_sku, ${productCols}, last_imported_at)
+      SELECT c.sku, ${supplier}, c.supplier_sku, c.name_nl, c.name_en, c.name_de, c.d_nl, c.d_en, c.d_de, c.brand,
+        c.material, c.dimensions, c.country, c.category, c.printable, c.positions, c.image_url, c.images, now()
+      -- No ORDER BY: sorting the wide rows spilled to disk; the stage is read in feed order anyway.
+      FROM changed c
+      ON CONFLICT (sku) DO UPDATE SET (${productCols}, last_imported_at) = (EXCLUDED.name_nl, EXCLUDED.name_en,
+        EXCLUDED.name_de, EXCLUDED.description_nl, EXCLUDED.description_en, EXCLUDED.description_de, EXCLUDED.brand,
+        EXCLUDED.material, EXCLUDED.dimensions, EXCLUDED.country_of_origin, EXCLUDED.supplier_category_code,
+        EXCLUDED.printable, EXCLUDED.number_of_print_positions, EXCLUDED.image_url, EXCLUDED.images,
+        EXCLUDED.last_imported_at)
+      WHERE (p.name_nl, p.name_en, p.name_de, p.description_nl, p.description_en, p.description_de, p.brand, p.material,
+          p.dimensions, p.country_of_origin, p.supplier_category_code, p.printable, p.number_of_print_positions,
+          p.image_url, p.images)
+        IS DISTINCT FROM (EXCLUDED.name_nl, EXCLUDED.name_en, EXCLUDED.name_de, EXCLUDED.description_nl,
+          EXCLUDED.description_en, EXCLUDED.description_de, EXCLUDED.brand, EXCLUDED.material, EXCLUDED.dimensions,
+          EXCLUDED.country_of_origin, EXCLUDED.supplier_category_code, EXCLUDED.printable,
+          EXCLUDED.number_of_print_positions, EXCLUDED.image_url, EXCLUDED.images)
+      RETURNING (xmax = 0) AS inserted
+    )
+    SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated
+    FROM written`.execute(trx);
+  await sql`
+    WITH feed AS (
+      SELECT p.id AS product_id, v.* FROM aplt_stage_products s
+      JOIN aplt_products p ON p.sku = s.sku
+      CROSS JOIN LATERAL json_to_recordset(s.variants) AS v(sku text, supplier_sku text, supplier_variant_id text,
+        color_code text, color_name text, color_group text, pms_color text, gtin text, plc_status text)
+      WHERE s.ord >= ${lo} AND s.ord < ${hi}
+    ), changed AS (
+      SELECT f.* FROM feed f LEFT JOIN aplt_product_variants e ON e.sku = f.sku
+      WHERE e.id IS NULL
+        OR (e.supplier_sku, e.supplier_variant_id, e.color_name, e.color_group, e.pms_color, e.gtin, e.plc_status)
+          IS DISTINCT FROM (f.supplier_sku, f.supplier_variant_id, f.color_name, f.color_group, f.pms_color, f.gtin,
+            f.plc_status)
+    )
+    INSERT INTO aplt_product_variants AS v (product_id, sku, supplier_sku, supplier_variant_id, color_code, color_name,
+      color_group, pms_color, gtin, plc_status)
+    SELECT product_id, sku, supplier_sku, supplier_variant_id, color_code, color_name, color_group, pms_color, gtin,
+      plc_status
+    FROM changed
+    ON CONFLICT (sku) DO UPDATE SET (supplier_sku, supplier_variant_id, color_name, color_group, pms_color, gtin,
+      plc_status) = (EXCLUDED.supplier_sku, EXCLUDED.supplier_variant_id, EXCLUDED.color_name, EXCLUDED.color_group,
+      EXCLUDED.pms_color, EXCLUDED.gtin, EXCLUDED.plc_status)
+    WHERE (v.supplier_sku, v.supplier_variant_id, v.color_name, v.color_group, v.pms_color, v.gtin, v.plc_status)
+      IS DISTINCT FROM (EXCLUDED.supplier_sku, EXCLUDED.supplier_variant_id, EXCLUDED.color_name,
+        EXCLUDED.color_group, EXCLUDED.pms_color, EXCLUDED.gtin, EXCLUDED.plc_status)`.execute(trx);
+  // Supplier category codes that match one of our categories become connector mappings.
+  await sql`
+    INSERT INTO aplt_category_mappings (category_id, product_id, source)
+    SELECT c.id, p.id, 'connector'
+    FROM aplt_stage_products s
+    JOIN aplt_categories c ON c.code = s.category
+    JOIN aplt_products p ON p.sku = s.sku
+    WHERE s.ord >= ${lo} AND s.ord < ${hi}
+      AND NOT EXISTS (SELECT 1 FROM aplt_category_mappings m WHERE m.category_id = c.id AND m.product_id = p.id)
+    ON CONFLICT (category_id, product_id) DO NOTHING`.execute(trx);
+  const r = res.rows[0] ?? { inserted: 0, updated: 0 };
+  return { inserted: r.inserted, updated: r.updated, unchanged: hi - lo - r.inserted - r.updated };
+}
+
+/**
+ * Resolves every staged stock row to our SKU at once (the supplier's variant SKU first, then its
+ * product code) and marks what cannot be written: an unknown SKU, or a second feed row for a SKU
+ * already given (the first one counts). Marked rows go to the reject report, not to aplt_stock.
+ */
+export async function resolveStagedStock(trx: Trx, supplier: string): Promise<void> {
+  // One pass over the stage (each UPDATE rewrites every row it touches).
+  await sql`
+    UPDATE aplt_stage_stock s SET sku = r.sku,
+      reject = CASE WHEN r.sku IS NULL THEN 'unknown SKU: no product or variant of this supplier has it' END
+    FROM (
+      SELECT x.ord, coalesce(m.sku, p.sku) AS sku
+      FROM aplt_stage_stock x
+      LEFT JOIN (SELECT DISTINCT ON (v.supplier_sku) v.supplier_sku, v.sku
+                 FROM aplt_product_variants v JOIN aplt_products pp ON pp.id = v.product_id
+                 WHERE pp.supplier_code = ${supplier} AND v.supplier_sku IS NOT NULL
+                 ORDER BY v.supplier_sku, v.id) m ON m.supplier_sku = x.supplier_sku
+      LEFT JOIN aplt_products p ON m.sku IS NULL AND p.supplier_code = ${supplier} AND p.supplier_sku = x.supplier_sku
+    ) r
+    WHERE r.ord = s.ord`.execute(trx);
+  await sql`
+    UPDATE aplt_stage_stock s SET reject = 'duplicate: an earlier row of the feed gives stock for ' || s.sku
+    FROM (SELECT sku, min(ord) AS first FROM aplt_stage_stock WHERE sku IS NOT NULL GROUP BY sku HAVING count(*) > 1) d
+    WHERE s.sku = d.sku AND s.ord > d.first`.execute(trx);
+}
+
+/** Stock rows with ord in [lo, hi) that resolved; equal rows are not rewritten. */
+export async function applyStagedStock(trx: Trx, lo: number, hi: number): Promise<Counts> {
+  const res = await sql<{ inserted: number; updated: number; unchanged: number }>`
+    WITH src AS (
+      SELECT s.*, e.id AS existing,
+        (e.quantity, e.first_arrival_date, e.first_arrival_qty, e.next_arrival_date, e.next_arrival_qty)
+          IS NOT DISTINCT FROM (s.qty, s.fad, s.faq, s.nad, s.naq) AS same
+      FROM aplt_stage_stock s LEFT JOIN aplt_stock e ON e.sku = s.sku
+      WHERE s.ord >= ${lo} AND s.ord < ${hi} AND s.reject IS NULL
+    ), written AS (
+      INSERT INTO aplt_stock AS t (sku, quantity, first_arrival_date, first_arrival_qty, next_arrival_date,
+        next_arrival_qty, last_synced_at)
+      SELECT sku, qty, fad, faq, nad, naq, now() FROM src WHERE existing IS NULL OR NOT same
+      ON CONFLICT (sku) DO UPDATE SET (quantity, first_arrival_date, first_arrival_qty, next_arrival_date,
+        next_arrival_qty, last_synced_at) = (EXCLUDED.quantity, EXCLUDED.first_arrival_date,
+        EXCLUDED.first_arrival_qty, EXCLUDED.next_arrival_date, EXCLUDED.next_arrival_qty, EXCLUDED.last_synced_at)
+      RETURNING (xmax = 0) AS inserted
+    )
+    SELECT (SELECT count(*) FILTER (WHERE inserted) FROM written)::int AS inserted,
+      (SELECT count(*) FILTER (WHERE NOT inserted) FROM written)::int AS updated,
+      (SELECT count(*) FROM src WHERE existing IS NOT NULL AND same)::int AS unchanged`.execute(trx);
+  const r = res.rows[0] ?? { inserted: 0, updated: 0, unchanged: 0 };
+  return r;
+}
+
+/** Rejects found by the set-based steps, in feed order, a page at a time (bounded memory). */
+export async function stagedStockRejects(
+  trx: Trx,
+  afterOrd: number,
+  limit: number,
+): Promise<Array<{ ord: number; row_number: number; key: string; reason: string; raw: unknown }>> {
+  const res = await sql<{ ord: number; row_number: number; key: string; reason: string; raw: unknown }>`
+    SELECT ord, row_number, supplier_sku AS key, reject AS reason,
+      json_build_object('supplierSku', supplier_sku, 'quantity', qty, 'firstArrivalDate', fad,
+        'firstArrivalQty', faq, 'nextArrivalDate', nad, 'nextArrivalQty', naq) AS raw
+    FROM aplt_stage_stock WHERE reject IS NOT NULL AND ord > ${afterOrd} ORDER BY ord LIMIT ${limit}`.execute(
+    trx,
+  );
+  return res.rows;
+}
+
+/** One staged row as it would appear in the reject report (when the database refuses that row alone). */
+export async function stagedRow(
+  trx: Trx,
+  table: 'aplt_stage_products' | 'aplt_stage_stock',
+  ord: number,
+): Promise<{ row_number: number; key: string; raw: unknown } | undefined> {
+  const res = await sql<{ row_number: number; key: string; raw: unknown }>`
+    SELECT s.row_number, s.supplier_sku AS key, row_to_json(s) AS raw FROM ${sql.table(table)} s WHERE s.ord = ${ord}`.execute(
+    trx,
+  );
+  return res.rows[0];
+}
