@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clientIpResolver } from '../src/forward-auth/client-ip';
 import { cookieValue } from '../src/forward-auth/cookie-value';
+import { forwardedReturnUrl } from '../src/forward-auth/return-url';
 
 describe('forward-auth header parsing', () => {
   it('finds one cookie by exact name, anywhere in the header', () => {
@@ -25,5 +26,16 @@ describe('forward-auth header parsing', () => {
     // Only trusted hops all the way: the left-most one.
     expect(ip('127.0.0.1', '10.9.0.1, 10.9.0.2')).toBe('10.9.0.1');
     expect(() => clientIpResolver(['not-an-ip'])).toThrow(/TRUSTED_PROXIES/);
+  });
+
+  it("builds a denied request's return URL only for hosts on the configured domains", () => {
+    const returnUrl = forwardedReturnUrl(['localhost', 'aplt.example']);
+    expect(returnUrl('http', 'acme.localhost:8080', '/app?x=1')).toBe('http://acme.localhost:8080/app?x=1');
+    expect(returnUrl('https', 'shop.aplt.example', '/')).toBe('https://shop.aplt.example/');
+    expect(returnUrl('http', 'evil.example', '/app')).toBeNull();
+    expect(returnUrl('http', 'evil.example@acme.localhost', '/app')).toBeNull();
+    expect(returnUrl('http', 'localhost.evil.example', '/app')).toBeNull();
+    expect(returnUrl('http', 'acme.localhost', '//evil.example/')).toBeNull();
+    expect(returnUrl('http', 'acme.localhost', 'app')).toBeNull();
   });
 });

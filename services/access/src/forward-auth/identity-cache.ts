@@ -34,6 +34,20 @@ export class IdentityCache {
     return this.lookup(this.devices, token, (id) => liveDeviceToken(this.db, id));
   }
 
+  /** A cached answer (identity, or null for a dead token), or undefined when it must be loaded. */
+  sessionNow(token: string): Identity | null | undefined {
+    return this.peek(this.sessions, token);
+  }
+
+  deviceNow(token: string): Identity | null | undefined {
+    return this.peek(this.devices, token);
+  }
+
+  private peek(map: Map<string, Entry>, token: string): Identity | null | undefined {
+    const hit = map.get(token);
+    return hit && hit.until > Date.now() ? hit.identity : undefined;
+  }
+
   /** Drops the entry of a stored id (revocation is rare: a scan is fine). */
   forget(id: string): void {
     for (const map of [this.sessions, this.devices]) for (const [k, v] of map) if (v.id === id) map.delete(k);

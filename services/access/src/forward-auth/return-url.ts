@@ -19,6 +19,26 @@ export function safeReturnUrl(raw: string | undefined | null, domains: string[])
     : null;
 }
 
+/**
+ * The return URL of a denied request, `proto://host/uri` as the proxy reported it, or null when
+ * the host is not on the domains. Same rule as safeReturnUrl, but the host check is remembered
+ * per host: forward auth builds this for every denial. (The login page checks `rd` again with
+ * safeReturnUrl before it redirects anywhere.)
+ */
+export function forwardedReturnUrl(domains: string[]) {
+  const hostOk = new Map<string, boolean>();
+  return (proto: 'http' | 'https', host: string, uri: string): string | null => {
+    if (!uri.startsWith('/') || uri.startsWith('//')) return null;
+    let ok = hostOk.get(host);
+    if (ok === undefined) {
+      ok = /^[A-Za-z0-9.-]+(:\d+)?$/.test(host) && safeReturnUrl(`${proto}://${host}/`, domains) !== null;
+      if (hostOk.size >= 10_000) hostOk.clear();
+      hostOk.set(host, ok);
+    }
+    return ok ? `${proto}://${host}${uri}` : null;
+  };
+}
+
 /** access.<parent domain of the forwarded host>, keeping the port: the login host of this fleet. */
 export function derivedAccessUrl(proto: string, forwardedHost: string): string {
   const [host = '', port] = forwardedHost.split(':');

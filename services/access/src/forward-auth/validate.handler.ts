@@ -10,8 +10,8 @@ import { cookieValue } from './cookie-value';
 import { deniedPage } from './denied-page';
 import type { IdentityCache } from './identity-cache';
 import type { DecisionMetrics } from './metrics';
-import { derivedAccessUrl, safeReturnUrl } from './return-url';
-import { decide, negotiate } from './validate.service';
+import { derivedAccessUrl, forwardedReturnUrl } from './return-url';
+import { type Decision, decide, decideNow, negotiate } from './validate.service';
 import type { Whitelist } from './whitelist';
 
 /** Path on every protected host where a login made on the access host is handed over. */
@@ -52,22 +52,47 @@ const json = (status: number, body: unknown, extra: Record<string, string> = {})
  * which the proxy treats as a denial.
  */
 export function validateHandler(deps: ValidateDeps) {
-  const clientIp = clientIpResolver(deps.config.TRUSTED_PROXIES);
+  const ctx: Context = {
+    ...deps,
+    clientIp: clientIpResolver(deps.config.TRUSTED_PROXIES),
+    returnUrl: forwardedReturnUrl(deps.config.ACCESS_RETURN_DOMAINS),
+  };
   return (req: IncomingMessage, res: ServerResponse): void => {
     const requestId = one(req.headers['x-request-id']) || randomUUID();
-    answer(deps, clientIp, req, requestId).then(
-      (a) => write(req, res, requestId, a),
-      (err: unknown) => {
-        deps.log.error({ err, reqId: requestId }, 'forward auth failed');
-        write(
-          req,
-          res,
-          requestId,
-          json(500, { type: 'unexpected_state', message: 'Access check failed', request_id: requestId }),
-        );
-      },
-    );
+    const fail = (err: unknown) => {
+      deps.log.error({ err, reqId: requestId }, 'forward auth failed');
+      write(
+        req,
+        res,
+        requestId,
+        json(500, { type: 'unexpected_state', message: 'Access check failed', request_id: requestId }),
+      );
+    };
+    let result: Answer | Promise<Answer>;
+    try {
+      result = answer(ctx, req, requestId);
+    } catch (err) {
+      fail(err);
+      return;
+    }
+    if (result instanceof Promise) result.then((a) => write(req, res, requestId, a), fail);
+    else write(req, res, requestId, result);
   };
+}
+
+interface Context extends ValidateDeps {
+  clientIp: (peer: string, xff: string | undefined) => string;
+  returnUrl: (proto: 'http' | 'https', host: string, uri: string) => string | null;
+}
+
+interface Forwarded {
+  method: string;
+  host: string;
+  uri: string;
+  proto: 'http' | 'https';
+  ip: string;
+  requestId: string;
+  headers: IncomingMessage['headers'];
 }
 
 function write(req: IncomingMessage, res: ServerResponse, requestId: string, a: Answer) {
@@ -78,19 +103,14 @@ function write(req: IncomingMessage, res: ServerResponse, requestId: string, a: 
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-async function answer(
-  deps: ValidateDeps,
-  clientIp: (peer: string, xff: string | undefined) => string,
-  req: IncomingMessage,
-  requestId: string,
-): Promise<Answer> {
-  const { config, metrics, log } = deps;
+/** Synchronous when the caches know the client (no promise per request), else a promise. */
+function answer(ctx: Context, req: IncomingMessage, requestId: string): Answer | Promise<Answer> {
   const h = req.headers;
   const method = one(h['x-forwarded-method']);
   const host = one(h['x-forwarded-host']);
   const uri = one(h['x-forwarded-uri']);
   if (!method || !host || !uri) {
-    metrics.count('bad_request', 'missing_forwarded_headers');
+    ctx.metrics.count('bad_request', 'missing_forwarded_headers');
     const err = badRequest(
       'X-Forwarded-Method, X-Forwarded-Host and X-Forwarded-Uri are required (forward auth only)',
       {
@@ -103,26 +123,46 @@ async function answer(
     );
     return json(err.statusCode, { ...err.body(), request_id: requestId });
   }
-  const ip = clientIp(req.socket.remoteAddress ?? '', one(h['x-forwarded-for']));
-  const proto = one(h['x-forwarded-proto']) === 'https' ? 'https' : 'http';
+  const f: Forwarded = {
+    method,
+    host,
+    uri,
+    proto: one(h['x-forwarded-proto']) === 'https' ? 'https' : 'http',
+    ip: ctx.clientIp(req.socket.remoteAddress ?? '', one(h['x-forwarded-for'])),
+    requestId,
+    headers: h,
+  };
 
   // The hand-over of a login made on the access host never reaches a backend, whitelisted or not.
   if (
     uri.startsWith(CALLBACK_PATH) &&
     (uri.length === CALLBACK_PATH.length || '?/'.includes(uri[CALLBACK_PATH.length]!))
   )
-    return callback(deps, { uri, host, ip, proto, userAgent: one(h['user-agent']), requestId });
+    return callback(ctx, f);
 
   const cookies = one(h.cookie);
-  const decision = await decide(deps, {
-    ip,
+  const input = {
+    ip: f.ip,
     sessionToken: cookieValue(cookies, SESSION_COOKIE),
     deviceToken: cookieValue(cookies, DEVICE_COOKIE),
-  });
+  };
+  const now = decideNow(ctx, input);
+  return now ? respond(ctx, f, now) : decide(ctx, input).then((d) => respond(ctx, f, d));
+}
+
+function respond(ctx: Context, f: Forwarded, decision: Decision): Answer {
+  const { metrics, log } = ctx;
   if (decision.allow) {
     metrics.count('allow', decision.via);
     log.info(
-      { reqId: requestId, decision: 'allow', reason: decision.via, ip, host, user: decision.identity?.email },
+      {
+        reqId: f.requestId,
+        decision: 'allow',
+        reason: decision.via,
+        ip: f.ip,
+        host: f.host,
+        user: decision.identity?.email,
+      },
       'forward auth',
     );
     // All three always: the proxy copies them over client values, and Caddy would copy the
@@ -137,30 +177,24 @@ async function answer(
     };
   }
   metrics.count('deny', decision.reason);
-  log.info({ reqId: requestId, decision: 'deny', reason: decision.reason, ip, host, uri }, 'forward auth');
-  return denial(config, { method, host, uri, proto, ip, accept: h });
+  log.info(
+    { reqId: f.requestId, decision: 'deny', reason: decision.reason, ip: f.ip, host: f.host, uri: f.uri },
+    'forward auth',
+  );
+  return denial(ctx, f);
 }
 
-function denial(
-  config: Config,
-  r: {
-    method: string;
-    host: string;
-    uri: string;
-    proto: string;
-    ip: string;
-    accept: IncomingMessage['headers'];
-  },
-): Answer {
-  const loginBase = config.ACCESS_PUBLIC_URL ?? derivedAccessUrl(r.proto, r.host);
-  const returnTo = safeReturnUrl(`${r.proto}://${r.host}${r.uri}`, config.ACCESS_RETURN_DOMAINS);
+function denial(ctx: Context, f: Forwarded): Answer {
+  const { config } = ctx;
+  const loginBase = config.ACCESS_PUBLIC_URL ?? derivedAccessUrl(f.proto, f.host);
+  const returnTo = ctx.returnUrl(f.proto, f.host, f.uri);
   const loginUrl = `${loginBase.replace(/\/$/, '')}/login${returnTo ? `?rd=${encodeURIComponent(returnTo)}` : ''}`;
-  const upper = r.method.toUpperCase();
+  const upper = f.method.toUpperCase();
   const kind = negotiate(
     {
-      accept: one(r.accept.accept),
-      xRequestedWith: one(r.accept['x-requested-with']),
-      secFetchMode: one(r.accept['sec-fetch-mode']),
+      accept: one(f.headers.accept),
+      xRequestedWith: one(f.headers['x-requested-with']),
+      secFetchMode: one(f.headers['sec-fetch-mode']),
     },
     upper,
     config.ACCESS_DENIED_MODE,
@@ -170,14 +204,14 @@ function denial(
     case 'json':
       return json(
         401,
-        { type: 'unauthorized', message: 'Access denied', ip: r.ip, login_url: loginUrl },
+        { type: 'unauthorized', message: 'Access denied', ip: f.ip, login_url: loginUrl },
         noStore,
       );
     case 'page':
       return {
         status: 401,
         headers: { ...noStore, 'content-type': 'text/html; charset=utf-8' },
-        body: upper === 'HEAD' ? '' : deniedPage(r.ip, loginUrl),
+        body: upper === 'HEAD' ? '' : deniedPage(f.ip, loginUrl),
       };
     case 'redirect':
       return { status: 302, headers: { ...noStore, location: loginUrl } };
@@ -191,20 +225,10 @@ function denial(
  * the proxy hands to the browser, as it does every non-2xx answer) sets this host's own session
  * cookie and sends the browser on to where it was going.
  */
-async function callback(
-  deps: ValidateDeps,
-  r: {
-    uri: string;
-    host: string;
-    ip: string;
-    proto: string;
-    userAgent: string | undefined;
-    requestId: string;
-  },
-): Promise<Answer> {
+async function callback(deps: ValidateDeps, r: Forwarded): Promise<Answer> {
   const ticket = new URLSearchParams(r.uri.slice(r.uri.indexOf('?') + 1 || r.uri.length)).get('ticket');
   const redeemed = ticket
-    ? await deps.redeemTicket({ ticket, host: r.host, ip: r.ip, userAgent: r.userAgent })
+    ? await deps.redeemTicket({ ticket, host: r.host, ip: r.ip, userAgent: one(r.headers['user-agent']) })
     : null;
   if (!redeemed) {
     deps.metrics.count('deny', 'invalid_ticket');

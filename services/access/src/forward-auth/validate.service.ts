@@ -6,10 +6,39 @@ export type Decision =
   | { allow: true; via: 'whitelist' | 'session' | 'device'; identity: Identity | null }
   | { allow: false; reason: 'no_credentials' | 'invalid_session' | 'invalid_device' };
 
+type Input = { ip: string; sessionToken: string | undefined; deviceToken: string | undefined };
+
+/**
+ * The decision from what is in memory, without a promise (the common case: forward auth asks
+ * about the same clients all the time); undefined when a cache must load first (then `decide`).
+ */
+export function decideNow(
+  deps: { whitelist: Whitelist; identities: IdentityCache },
+  input: Input,
+): Decision | undefined {
+  const listed = deps.whitelist.allowsNow(input.ip);
+  if (listed === undefined) return undefined;
+  if (listed) return { allow: true, via: 'whitelist', identity: null };
+  let reason: 'no_credentials' | 'invalid_session' | 'invalid_device' = 'no_credentials';
+  if (input.sessionToken) {
+    const identity = deps.identities.sessionNow(input.sessionToken);
+    if (identity === undefined) return undefined;
+    if (identity) return { allow: true, via: 'session', identity };
+    reason = 'invalid_session';
+  }
+  if (input.deviceToken) {
+    const identity = deps.identities.deviceNow(input.deviceToken);
+    if (identity === undefined) return undefined;
+    if (identity) return { allow: true, via: 'device', identity };
+    reason = 'invalid_device';
+  }
+  return { allow: false, reason };
+}
+
 /** Whitelist first (no cookie needed), then the session, then the device token. */
 export async function decide(
   deps: { whitelist: Whitelist; identities: IdentityCache },
-  input: { ip: string; sessionToken: string | undefined; deviceToken: string | undefined },
+  input: Input,
 ): Promise<Decision> {
   if (await deps.whitelist.allows(input.ip)) return { allow: true, via: 'whitelist', identity: null };
   let reason: 'no_credentials' | 'invalid_session' | 'invalid_device' = 'no_credentials';

@@ -42,6 +42,15 @@ export class Whitelist {
 
   async allows(ip: string): Promise<boolean> {
     if (Date.now() - this.loadedAt > this.ttlMs) await this.reload();
+    return this.check(ip);
+  }
+
+  /** The answer from the ranges in memory, or undefined when they are due for a reload. */
+  allowsNow(ip: string): boolean | undefined {
+    return Date.now() - this.loadedAt > this.ttlMs ? undefined : this.check(ip);
+  }
+
+  private check(ip: string): boolean {
     let answer = this.answers.get(ip);
     if (answer === undefined) {
       const addr = normalizeIp(ip);
