@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { jsonFeeds } from '../src/connectors/mappers/json-mapper';
 import { streamJsonRecords } from '../src/connectors/readers/json-reader';
 
 /** Feeds text in chunks of `size` bytes, so records, strings and UTF-8 characters straddle chunks. */
@@ -50,5 +51,31 @@ describe('streaming JSON record scanner', () => {
     await expect(collect('[{"a":1},{"b":', /^\d+$/)).rejects.toThrow(/truncated/);
     await expect(collect('[{"a":1}, {"b": tru}]', /^\d+$/)).rejects.toThrow();
     await expect(collect('', /^\d+$/)).rejects.toThrow(/empty/);
+  });
+
+  it("hands over the root object's string values, and prices take the list's currency", async () => {
+    const root: Record<string, string> = {};
+    const text = '{"date":"2026-11-21","currency":"USD","price":[{"sku":"A","price":"1,00"}],"n":3}';
+    const out: unknown[] = [];
+    for await (const r of streamJsonRecords(chunked(text, 5), /^price\.\d+$/, root)) out.push(r);
+    expect(out).toEqual([{ sku: 'A', price: '1,00' }]);
+    expect(root).toEqual({ date: '2026-11-21', currency: 'USD' });
+
+    const rows = async (feed: string) => {
+      const got: unknown[] = [];
+      for await (const p of jsonFeeds.prices(chunked(feed, 7))) got.push('row' in p ? p.row : p);
+      return got;
+    };
+    const priced = await rows(
+      '{"currency":"USD","price":[{"sku":"A","price":"1,00"},{"sku":"B","price":"2,00","currency":"GBP"}]}',
+    );
+    expect(priced.map((r) => (r as { currency: string }).currency)).toEqual(['USD', 'GBP']);
+    expect(
+      (await rows('{"price":[{"sku":"A","price":"1,00"}]}')).map((r) => (r as { currency: string }).currency),
+    ).toEqual(['EUR']);
+    // Named only after the prices: the run fails instead of storing dollars as euros.
+    await expect(rows('{"price":[{"sku":"A","price":"1,00"}],"currency":"USD"}')).rejects.toThrow(
+      /names its currency \(USD\) after its prices/,
+    );
   });
 });

@@ -18,7 +18,7 @@ import {
   text,
 } from '../feed-rows';
 import { streamJsonRecords } from '../readers/json-reader';
-import { mapRecords } from './parsed';
+import { mapRecords, type Parsed } from './parsed';
 
 type Rec = Record<string, any>;
 const keyOf = (r: Rec) => text(r?.master_code) ?? text(r?.sku) ?? text(r?.id);
@@ -84,7 +84,8 @@ export function mapJsonStock(r: Rec): StockRow {
   }
 }
 
-export function mapJsonPrice(r: Rec): PriceRow {
+/** A price row's currency: its own, else the list's (`currency` beside `price`), else EUR. */
+export function mapJsonPrice(r: Rec, listCurrency?: string): PriceRow {
   const sku = requiredText(r.sku, 'sku');
   const scales = (Array.isArray(r.scale) ? r.scale : []).map((s: Rec) => ({
     minQuantity: intValue(s.minimum_quantity, 'scale.minimum_quantity'),
@@ -93,7 +94,7 @@ export function mapJsonPrice(r: Rec): PriceRow {
   if (scales.length === 0) scales.push({ minQuantity: 1, price: decimalString(r.price, 'price') });
   return {
     supplierSku: sku,
-    currency: text(r.currency) ?? 'EUR',
+    currency: text(r.currency) ?? listCurrency ?? 'EUR',
     validUntil: optionalDate(r.valid_until, 'valid_until'),
     scales,
   };
@@ -172,11 +173,34 @@ export function mapJsonPrint(r: Rec, supplier: string): PrintRow[] {
   ];
 }
 
+/**
+ * Price records, in the list's currency where a record names none. A list that names its
+ * currency only after its prices fails the run rather than store those prices as EUR.
+ */
+async function* jsonPrices(input: Readable): AsyncGenerator<Parsed<PriceRow>> {
+  const root: Record<string, string> = {};
+  let defaulted = false;
+  const records = streamJsonRecords(input, /^price\.\d+$/, root);
+  for await (const parsed of mapRecords(
+    records,
+    (r: Rec) => {
+      if (text(r.currency) === undefined && root.currency === undefined) defaulted = true;
+      return mapJsonPrice(r, root.currency);
+    },
+    keyOf,
+  ))
+    yield parsed;
+  if (defaulted && root.currency !== undefined && root.currency !== 'EUR')
+    throw new Error(
+      `The price list names its currency (${root.currency}) after its prices; put "currency" before "price"`,
+    );
+}
+
 /** Midocean-style JSON feeds (also the all-strings PF Concept variant: same mapping, strings coerced). */
 export const jsonFeeds = {
   products: (input: Readable) => mapRecords(streamJsonRecords(input, /^\d+$/), mapJsonProduct, keyOf),
   stock: (input: Readable) => mapRecords(streamJsonRecords(input, /^stock\.\d+$/), mapJsonStock, keyOf),
-  prices: (input: Readable) => mapRecords(streamJsonRecords(input, /^price\.\d+$/), mapJsonPrice, keyOf),
+  prices: (input: Readable) => jsonPrices(input),
   printdata: (input: Readable, supplier: string) =>
     mapRecords(
       streamJsonRecords(input, /^(print_techniques|products)\.\d+$/),

@@ -37,10 +37,15 @@ function closingQuote(text: string, from: number): number {
  * a chunk boundary is kept from its start and scanned on from where the scan stopped; only a
  * string still open at the boundary is rescanned. A truncated or malformed feed throws, which
  * fails the run.
+ *
+ * `rootStrings`, when given, receives the string values of the root object's keys as the scan
+ * passes them (a price list's `currency` beside its `price` array), so a mapper can read the ones
+ * that came before a record.
  */
 export async function* streamJsonRecords<T = Record<string, any>>(
   input: Readable,
   paths: RegExp,
+  rootStrings?: Record<string, string>,
 ): AsyncGenerator<T> {
   input.setEncoding('utf8'); // a StringDecoder: multi-byte characters split across chunks stay whole
   const frames: Frame[] = [];
@@ -109,6 +114,8 @@ export async function* streamJsonRecords<T = Record<string, any>>(
           inString = false;
           const top = frames[frames.length - 1];
           if (top?.kind === 'obj' && top.expectKey) top.key = str;
+          else if (rootStrings && frames.length === 1 && top?.kind === 'obj' && top.key !== null)
+            rootStrings[top.key] = str;
         } else str += text[i];
         i++;
         continue;
