@@ -50,11 +50,8 @@ export async function createProductStage(trx: Trx): Promise<void> {
 }
 
 export async function createStockStage(trx: Trx): Promise<void> {
-  // sku (ours) and reject are filled by the resolution step.
   await sql`CREATE TEMP TABLE aplt_stage_stock (ord int PRIMARY KEY, row_number int NOT NULL, supplier_sku text NOT NULL,
-    qty int NOT NULL, fad date, faq int, nad date, naq int, sku text, reject text) ON COMMIT DROP`.execute(
-    trx,
-  );
+    qty int NOT NULL, fad date, faq int, nad date, naq int) ON COMMIT DROP`.execute(trx);
 }
 
 const productCols = sql`name_nl, name_en, name_de, description_nl, description_en, description_de, brand, material,
@@ -146,12 +143,16 @@ export async function applyStagedProducts(
  * Resolves every staged stock row to our SKU at once (the supplier's variant SKU first, then its
  * product code) and marks what cannot be written: an unknown SKU, or a second feed row for a SKU
  * already given (the first one counts). Marked rows go to the reject report, not to aplt_stock.
+ * The answers go to a narrow table of their own: rewriting every staged row would cost more than
+ * the whole resolution.
  */
 export async function resolveStagedStock(trx: Trx, supplier: string): Promise<void> {
-  // One pass over the stage (each UPDATE rewrites every row it touches).
   await sql`
-    UPDATE aplt_stage_stock s SET sku = r.sku,
-      reject = CASE WHEN r.sku IS NULL THEN 'unknown SKU: no product or variant of this supplier has it' END
+    CREATE TEMP TABLE aplt_stage_stock_resolved ON COMMIT DROP AS
+    SELECT ord, sku,
+      CASE WHEN sku IS NULL THEN 'unknown SKU: no product or variant of this supplier has it'
+        WHEN row_number() OVER (PARTITION BY sku ORDER BY ord) > 1
+          THEN 'duplicate: an earlier row of the feed gives stock for ' || sku END AS reject
     FROM (
       SELECT x.ord, coalesce(m.sku, p.sku) AS sku
       FROM aplt_stage_stock x
@@ -160,23 +161,21 @@ export async function resolveStagedStock(trx: Trx, supplier: string): Promise<vo
                  WHERE pp.supplier_code = ${supplier} AND v.supplier_sku IS NOT NULL
                  ORDER BY v.supplier_sku, v.id) m ON m.supplier_sku = x.supplier_sku
       LEFT JOIN aplt_products p ON m.sku IS NULL AND p.supplier_code = ${supplier} AND p.supplier_sku = x.supplier_sku
-    ) r
-    WHERE r.ord = s.ord`.execute(trx);
-  await sql`
-    UPDATE aplt_stage_stock s SET reject = 'duplicate: an earlier row of the feed gives stock for ' || s.sku
-    FROM (SELECT sku, min(ord) AS first FROM aplt_stage_stock WHERE sku IS NOT NULL GROUP BY sku HAVING count(*) > 1) d
-    WHERE s.sku = d.sku AND s.ord > d.first`.execute(trx);
+    ) r`.execute(trx);
+  // The report pages through the rejects in feed order; usually there are few.
+  await sql`CREATE INDEX ON aplt_stage_stock_resolved (ord) WHERE reject IS NOT NULL`.execute(trx);
 }
 
 /** Stock rows with ord in [lo, hi) that resolved; equal rows are not rewritten. */
 export async function applyStagedStock(trx: Trx, lo: number, hi: number): Promise<Counts> {
   const res = await sql<{ inserted: number; updated: number; unchanged: number }>`
     WITH src AS (
-      SELECT s.*, e.id AS existing,
+      SELECT s.*, r.sku, e.id AS existing,
         (e.quantity, e.first_arrival_date, e.first_arrival_qty, e.next_arrival_date, e.next_arrival_qty)
           IS NOT DISTINCT FROM (s.qty, s.fad, s.faq, s.nad, s.naq) AS same
-      FROM aplt_stage_stock s LEFT JOIN aplt_stock e ON e.sku = s.sku
-      WHERE s.ord >= ${lo} AND s.ord < ${hi} AND s.reject IS NULL
+      FROM aplt_stage_stock s JOIN aplt_stage_stock_resolved r ON r.ord = s.ord
+      LEFT JOIN aplt_stock e ON e.sku = r.sku
+      WHERE s.ord >= ${lo} AND s.ord < ${hi} AND r.reject IS NULL
     ), written AS (
       INSERT INTO aplt_stock AS t (sku, quantity, first_arrival_date, first_arrival_qty, next_arrival_date,
         next_arrival_qty, last_synced_at)
@@ -200,12 +199,11 @@ export async function stagedStockRejects(
   limit: number,
 ): Promise<Array<{ ord: number; row_number: number; key: string; reason: string; raw: unknown }>> {
   const res = await sql<{ ord: number; row_number: number; key: string; reason: string; raw: unknown }>`
-    SELECT ord, row_number, supplier_sku AS key, reject AS reason,
-      json_build_object('supplierSku', supplier_sku, 'quantity', qty, 'firstArrivalDate', fad,
-        'firstArrivalQty', faq, 'nextArrivalDate', nad, 'nextArrivalQty', naq) AS raw
-    FROM aplt_stage_stock WHERE reject IS NOT NULL AND ord > ${afterOrd} ORDER BY ord LIMIT ${limit}`.execute(
-    trx,
-  );
+    SELECT r.ord, s.row_number, s.supplier_sku AS key, r.reject AS reason,
+      json_build_object('supplierSku', s.supplier_sku, 'quantity', s.qty, 'firstArrivalDate', s.fad,
+        'firstArrivalQty', s.faq, 'nextArrivalDate', s.nad, 'nextArrivalQty', s.naq) AS raw
+    FROM aplt_stage_stock_resolved r JOIN aplt_stage_stock s ON s.ord = r.ord
+    WHERE r.reject IS NOT NULL AND r.ord > ${afterOrd} ORDER BY r.ord LIMIT ${limit}`.execute(trx);
   return res.rows;
 }
 
