@@ -1,14 +1,16 @@
 /** Forward-auth decisions counted by outcome and reason, exposed in Prometheus text format. */
 export class DecisionMetrics {
-  private readonly counts = new Map<string, number>();
+  // Per decision, per reason: no key string is built on the hot path.
+  private readonly byDecision = new Map<string, Map<string, number>>();
 
   count(decision: 'allow' | 'deny' | 'bad_request' | 'login', reason: string): void {
-    const key = `${decision}\u0000${reason}`;
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    let reasons = this.byDecision.get(decision);
+    if (!reasons) this.byDecision.set(decision, (reasons = new Map()));
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
   }
 
   get(decision: string, reason: string): number {
-    return this.counts.get(`${decision}\u0000${reason}`) ?? 0;
+    return this.byDecision.get(decision)?.get(reason) ?? 0;
   }
 
   render(): string {
@@ -16,10 +18,12 @@ export class DecisionMetrics {
       '# HELP access_decisions_total Forward-auth decisions by outcome and reason.',
       '# TYPE access_decisions_total counter',
     ];
-    for (const [key, n] of [...this.counts].sort()) {
-      const [decision, reason] = key.split('\u0000');
+    const rows = [...this.byDecision].flatMap(([decision, reasons]) =>
+      [...reasons].map(([reason, n]) => ({ decision, reason, n })),
+    );
+    rows.sort((a, b) => a.decision.localeCompare(b.decision) || a.reason.localeCompare(b.reason));
+    for (const { decision, reason, n } of rows)
       lines.push(`access_decisions_total{decision="${decision}",reason="${reason}"} ${n}`);
-    }
     return `${lines.join('\n')}\n`;
   }
 }

@@ -6,6 +6,8 @@ export type Decision =
   | { allow: true; via: 'whitelist' | 'session' | 'device'; identity: Identity | null }
   | { allow: false; reason: 'no_credentials' | 'invalid_session' | 'invalid_device' };
 
+const WHITELISTED: Decision = Object.freeze({ allow: true, via: 'whitelist', identity: null });
+
 type Input = { ip: string; sessionToken: string | undefined; deviceToken: string | undefined };
 
 /**
@@ -18,7 +20,7 @@ export function decideNow(
 ): Decision | undefined {
   const listed = deps.whitelist.allowsNow(input.ip);
   if (listed === undefined) return undefined;
-  if (listed) return { allow: true, via: 'whitelist', identity: null };
+  if (listed) return WHITELISTED;
   let reason: 'no_credentials' | 'invalid_session' | 'invalid_device' = 'no_credentials';
   if (input.sessionToken) {
     const identity = deps.identities.sessionNow(input.sessionToken);
@@ -40,7 +42,7 @@ export async function decide(
   deps: { whitelist: Whitelist; identities: IdentityCache },
   input: Input,
 ): Promise<Decision> {
-  if (await deps.whitelist.allows(input.ip)) return { allow: true, via: 'whitelist', identity: null };
+  if (await deps.whitelist.allows(input.ip)) return WHITELISTED;
   let reason: 'no_credentials' | 'invalid_session' | 'invalid_device' = 'no_credentials';
   if (input.sessionToken) {
     const identity = await deps.identities.session(input.sessionToken);
