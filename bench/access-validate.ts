@@ -32,6 +32,7 @@ const forwarded = {
 };
 const cases: Array<{ name: string; url: string; headers: Record<string, string>; status: number }> = [
   { name: 'bare Fastify 204 (baseline)', url: bare.url, headers: {}, status: 204 },
+  { name: 'bare Fastify JSON 401', url: `${bare.url}-401`, headers: {}, status: 401 },
   // The same app stack (createApp: request ids, hooks, trustProxy) without any decision: how much
   // of the gap to the bare route is the fleet's shared stack rather than forward auth itself.
   { name: 'access GET /healthz (stack)', url: `${fx.url}/healthz`, headers: {}, status: 200 },
@@ -92,11 +93,16 @@ try {
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const baseline = mean(results[0]!.rps);
+  const jsonBaseline = mean(results[1]!.rps);
   for (const [i, c] of cases.entries()) {
     const r = results[i]!;
     console.log(
       `${c.name.padEnd(30)} ${mean(r.rps).toFixed(0).padStart(7)} req/s  p50 ${mean(r.p50).toFixed(1)} ms  p99 ${mean(r.p99).toFixed(1)} ms  ` +
-        `${((mean(r.rps) / baseline) * 100).toFixed(0)} % of bare${r.unexpected ? `  (${r.unexpected} unexpected answers)` : ''}`,
+        `${((mean(r.rps) / baseline) * 100).toFixed(0)} % of bare` +
+        (c.status === 401
+          ? ` (${((mean(r.rps) / jsonBaseline) * 100).toFixed(0)} % of the bare JSON 401)`
+          : '') +
+        (r.unexpected ? `  (${r.unexpected} unexpected answers)` : ''),
     );
   }
   console.log(

@@ -89,6 +89,16 @@ export async function bareServer() {
   const Fastify = (await import('fastify')).default;
   const bare = Fastify({ logger: false });
   bare.get('/bare', async (_req, reply) => reply.status(204).send());
+  // The deny path's own yardstick: the same JSON 401 from a bare route (a body costs Node more
+  // to write than a 204).
+  bare.get('/bare-401', async (_req, reply) =>
+    reply.status(401).header('cache-control', 'no-store').send({
+      type: 'unauthorized',
+      message: 'Access denied',
+      ip: '192.0.2.50',
+      login_url: 'http://access.localhost/login?rd=http%3A%2F%2Facme.localhost%2Fapp',
+    }),
+  );
   await bare.listen({ port: 0, host: '127.0.0.1' });
   return {
     url: `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}/bare`,
