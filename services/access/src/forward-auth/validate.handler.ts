@@ -100,7 +100,14 @@ function write(req: IncomingMessage, res: ServerResponse, requestId: string, a: 
   a.headers['x-request-id'] = requestId;
   a.headers['content-length'] = String(Buffer.byteLength(body));
   res.writeHead(a.status, a.headers);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  if (body && req.method !== 'HEAD') {
+    // Headers and body leave in one write of their own. res.end(body) would queue an empty
+    // write behind them and flush both with writev, which costs a denial a tenth of its rate.
+    res.socket?.cork();
+    res.write(body);
+    res.socket?.uncork();
+  }
+  res.end();
 }
 
 /** Synchronous when the caches know the client (no promise per request), else a promise. */
