@@ -55,7 +55,7 @@ export function validateHandler(deps: ValidateDeps) {
   const ctx: Context = {
     ...deps,
     clientIp: clientIpResolver(deps.config.TRUSTED_PROXIES),
-    returnUrl: forwardedReturnUrl(deps.config.ACCESS_RETURN_DOMAINS),
+    loginUrl: loginUrlFor(deps.config),
   };
   return (req: IncomingMessage, res: ServerResponse): void => {
     const requestId = one(req.headers['x-request-id']) || randomUUID();
@@ -82,7 +82,7 @@ export function validateHandler(deps: ValidateDeps) {
 
 interface Context extends ValidateDeps {
   clientIp: (peer: string, xff: string | undefined) => string;
-  returnUrl: (proto: 'http' | 'https', host: string, uri: string) => string | null;
+  loginUrl: (proto: 'http' | 'https', host: string, uri: string) => string;
 }
 
 interface Forwarded {
@@ -191,11 +191,31 @@ function respond(ctx: Context, f: Forwarded, decision: Decision): Answer {
   return denial(ctx, f);
 }
 
+/**
+ * The login URL for a denied request, with the request as return target when its host is on the
+ * return domains. Everything but the URI is worked out once per host.
+ */
+function loginUrlFor(config: Config) {
+  const returnUrl = forwardedReturnUrl(config.ACCESS_RETURN_DOMAINS);
+  const byHost = new Map<string, { login: string; rd: string | null }>();
+  return (proto: 'http' | 'https', host: string, uri: string): string => {
+    const key = `${proto}:${host}`;
+    let known = byHost.get(key);
+    if (!known) {
+      const login = `${(config.ACCESS_PUBLIC_URL ?? derivedAccessUrl(proto, host)).replace(/\/$/, '')}/login`;
+      const origin = returnUrl(proto, host, '/');
+      known = { login, rd: origin ? `${login}?rd=${encodeURIComponent(origin.slice(0, -1))}` : null };
+      if (byHost.size >= 10_000) byHost.clear();
+      byHost.set(key, known);
+    }
+    return known.rd !== null && returnUrl(proto, host, uri) !== null
+      ? known.rd + encodeURIComponent(uri)
+      : known.login;
+  };
+}
+
 function denial(ctx: Context, f: Forwarded): Answer {
-  const { config } = ctx;
-  const loginBase = config.ACCESS_PUBLIC_URL ?? derivedAccessUrl(f.proto, f.host);
-  const returnTo = ctx.returnUrl(f.proto, f.host, f.uri);
-  const loginUrl = `${loginBase.replace(/\/$/, '')}/login${returnTo ? `?rd=${encodeURIComponent(returnTo)}` : ''}`;
+  const loginUrl = ctx.loginUrl(f.proto, f.host, f.uri);
   const upper = f.method.toUpperCase();
   const kind = negotiate(
     {
@@ -204,16 +224,17 @@ function denial(ctx: Context, f: Forwarded): Answer {
       secFetchMode: one(f.headers['sec-fetch-mode']),
     },
     upper,
-    config.ACCESS_DENIED_MODE,
+    ctx.config.ACCESS_DENIED_MODE,
   );
   const noStore = { 'cache-control': 'no-store' };
   switch (kind) {
     case 'json':
-      return json(
-        401,
-        { type: 'unauthorized', message: 'Access denied', ip: f.ip, login_url: loginUrl },
-        noStore,
-      );
+      // The fleet's error body, written out: this is the hot end of the deny path.
+      return {
+        status: 401,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+        body: `{"type":"unauthorized","message":"Access denied","ip":${JSON.stringify(f.ip)},"login_url":${JSON.stringify(loginUrl)}}`,
+      };
     case 'page':
       return {
         status: 401,
