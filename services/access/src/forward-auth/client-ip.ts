@@ -29,6 +29,11 @@ export function clientIpResolver(trustedRanges: string[]): (peer: string, xff: s
   return (peer, xff) => {
     let ip = normalizeIp(peer);
     if (!xff || !isTrusted(ip)) return ip;
+    // One hop (a single proxy in front) is the common case: no split.
+    if (xff.indexOf(',') < 0) {
+      const hop = normalizeIp(xff.trim());
+      return hop || ip;
+    }
     const hops = xff.split(',');
     for (let i = hops.length - 1; i >= 0; i--) {
       const hop = normalizeIp(hops[i]!.trim());

@@ -14,6 +14,7 @@ export const isValidCidr = (cidr: string) => parseCidr(cidr) !== null;
 
 /** IPv4-mapped IPv6 (::ffff:1.2.3.4) is the IPv4 client it wraps. */
 export function normalizeIp(ip: string): string {
+  if (ip.charCodeAt(0) !== 58) return ip; // not ':': no IPv4-mapped form to unwrap
   const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   return m ? m[1]! : ip;
 }
