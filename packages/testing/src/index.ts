@@ -14,3 +14,4 @@ export { startHttpReceiver, type HttpReceiver, type ReceivedRequest } from './ht
 export { httpRequest, type HttpResponse } from './http-request';
 export { freePort } from '@aplt/proxy';
 export { startTestProxy, type TestProxy } from './proxy';
+export { launchChromium } from './chromium';

@@ -1,15 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   createTestFleet,
+  launchChromium,
   type SmtpSink,
   startSmtpSink,
   startTestProxy,
   type TestFleet,
   type TestProxy,
 } from '@aplt/testing';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/auth/login.service';
 import { seedTenantLicenses } from '../src/licensing/license.service';
@@ -23,7 +21,7 @@ describe('/admin/licenses in a real browser', () => {
   let smtp: SmtpSink;
   let proxy: TestProxy;
   let browser: Browser;
-  let profile: string;
+  let chromium: Awaited<ReturnType<typeof launchChromium>>;
 
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'acme' }, { id: 'globex' }]);
@@ -35,28 +33,15 @@ describe('/admin/licenses in a real browser', () => {
     await seedTenantLicenses(access.accessDb!, ['acme', 'globex'], ['crm', 'ai_assist']);
     await createUser({ db: access.accessDb! }, { ...ADMIN, roles: ['license-admin', 'access-admin'] });
     proxy = await startTestProxy({ access });
-    profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
-    browser = await puppeteer.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        `--user-data-dir=${profile}`,
-      ],
-    });
+    chromium = await launchChromium();
+    browser = chromium.browser;
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await chromium?.close();
     await proxy?.stop();
     await smtp?.close();
     await fleet?.cleanup();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('logs in, toggles a feature and shows the new count and audit row', async () => {

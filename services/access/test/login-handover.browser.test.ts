@@ -1,18 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { allFeaturesClient } from '@aplt/licensing';
 import { buildApp as buildAdmin } from '@aplt/service-admin/app';
 import { loadConfig as adminConfig } from '@aplt/service-admin/config';
 import {
   createTestFleet,
+  launchChromium,
   type SmtpSink,
   startSmtpSink,
   startTestProxy,
   type TestFleet,
   type TestProxy,
 } from '@aplt/testing';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/auth/login.service';
 import { createAccessAppForTest } from '../src/testing';
@@ -25,7 +23,7 @@ describe('a browser denied on a tenant host signs in on the access host and come
   let smtp: SmtpSink;
   let proxy: TestProxy;
   let browser: Browser;
-  let profile: string;
+  let chromium: Awaited<ReturnType<typeof launchChromium>>;
 
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'acme' }]);
@@ -45,28 +43,15 @@ describe('a browser denied on a tenant host signs in on the access host and come
         adminConfig(env),
       ),
     });
-    profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
-    browser = await puppeteer.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        `--user-data-dir=${profile}`,
-      ],
-    });
+    chromium = await launchChromium();
+    browser = chromium.browser;
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await chromium?.close();
     await proxy?.stop();
     await smtp?.close();
     await fleet?.cleanup();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('denied page -> sign in with CAPTCHA and e-mailed code -> back on acme with its own session', async () => {

@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { allFeaturesClient } from '@aplt/licensing';
 import { routeTable } from '@aplt/proxy';
 import { buildApp as buildAuth } from '@aplt/service-auth/app';
@@ -9,12 +6,13 @@ import { createAccessAppForTest } from '@aplt/service-access/testing';
 import {
   createTestFleet,
   createTestRedis,
+  launchChromium,
   startTestProxy,
   type TestFleet,
   type TestProxy,
   type TestRedis,
 } from '@aplt/testing';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedAdminUsers } from '../../../deploy/fleet/seeds/admin-users';
 import { demoAdmin } from '../../../deploy/fleet/seeds/demo-tenants';
@@ -162,28 +160,14 @@ describe('queue dashboard (Bull Board) for operators in a browser', () => {
 
   describe('in Chromium', () => {
     let browser: Browser;
-    let profile: string;
+    let chromium: Awaited<ReturnType<typeof launchChromium>>;
 
     beforeAll(async () => {
-      profile = await mkdtemp(join(tmpdir(), 'chromium-profile-'));
-      browser = await puppeteer.launch({
-        executablePath: '/usr/bin/chromium',
-        headless: true,
-        userDataDir: profile,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--no-first-run',
-          '--disable-dev-shm-usage',
-        ],
-      });
+      chromium = await launchChromium();
+      browser = chromium.browser;
     });
     afterAll(async () => {
-      await browser?.close();
-      if (profile) await rm(profile, { recursive: true, force: true });
+      await chromium?.close();
     });
 
     it('signs in on the page, shows the queues, and signs out again', async () => {

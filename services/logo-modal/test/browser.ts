@@ -1,38 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
+import type { Frame, Page } from 'puppeteer-core';
 
-/** Debian's Chromium with a fresh profile, no network side traffic. */
-export async function launchChromium(): Promise<{ browser: Browser; close(): Promise<void> }> {
-  const profile = await mkdtemp(join(tmpdir(), 'chromium-profile-'));
-  const browser = await puppeteer.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    userDataDir: profile,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-dev-shm-usage',
-    ],
-  });
-  // Every page, popups included, may wait long: under a full parallel test run on two cores a
-  // renderer can be starved for longer than puppeteer's 30 s default.
-  browser.on('targetcreated', (target) => {
-    void target.page().then((page) => page?.setDefaultTimeout(90_000));
-  });
-  return {
-    browser,
-    async close() {
-      await browser.close();
-      await rm(profile, { recursive: true, force: true });
-    },
-  };
-}
+export { launchChromium } from '@aplt/testing';
 
 export const eventTypes = (page: Page) =>
   page.evaluate(() =>
