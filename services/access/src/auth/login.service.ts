@@ -221,7 +221,13 @@ export async function completePasswordChange(
 /** The CLI's and the seed's way in: policy-checked, history started. */
 export async function createUser(
   deps: Pick<LoginDeps, 'db'>,
-  input: { email: string; password: string; roles: string[]; tenantId?: string | null },
+  input: {
+    email: string;
+    password: string;
+    roles: string[];
+    tenantId?: string | null;
+    mustChangePassword?: boolean;
+  },
 ) {
   const problems = complexityProblems(input.password);
   if (problems.length) throw unprocessable(`Password needs ${problems.join(', ')}`, { problems });
@@ -232,6 +238,7 @@ export async function createUser(
       passwordHash: hash,
       roles: input.roles,
       tenantId: input.tenantId ?? null,
+      mustChangePassword: input.mustChangePassword ?? false,
     });
     await trx
       .insertInto('access_password_history')

@@ -132,3 +132,14 @@ export async function revokeDeviceToken(db: Executor, userId: number, id: string
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
+
+/** Ends every session and device token of a user (disabled, or given a new password by an admin). */
+export async function revokeAllOfUser(db: Executor, userId: number): Promise<void> {
+  for (const table of ['access_sessions', 'access_device_tokens'] as const)
+    await db
+      .updateTable(table)
+      .set({ revoked_at: sql`now()` })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute();
+}

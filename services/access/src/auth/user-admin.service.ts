@@ -6,6 +6,7 @@ import type { IdentityCache } from '../forward-auth/identity-cache';
 import type { Identity } from './session.repository';
 import { createUser } from './login.service';
 import { ACCESS_ADMIN_ROLE } from './roles';
+import { revokeAllOfUser } from './session.repository';
 import { complexityProblems } from './password-policy';
 import * as users from './user.repository';
 
@@ -49,39 +50,17 @@ export async function addUser(
       password: input.password,
       roles: input.roles,
       tenantId: input.tenant_id ?? null,
+      // A password someone else chose is changed by its owner at the first login.
+      mustChangePassword: true,
     });
-    // A password someone else chose is changed by its owner at the first login.
-    await deps.db
-      .updateTable('access_users')
-      .set({ must_change_password: true })
-      .where('id', '=', user.id)
-      .execute();
-    return await deps.db
-      .selectFrom('access_users')
-      .select([...listedColumns])
-      .where('id', '=', user.id)
-      .executeTakeFirstOrThrow();
+    return Object.fromEntries(listedColumns.map((c) => [c, user[c]])) as Pick<
+      typeof user,
+      (typeof listedColumns)[number]
+    >;
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('A user with this e-mail exists', { email: input.email });
     throw err;
   }
-}
-
-/** Ends every session and device token of a user, here and in the validate cache. */
-async function signOutEverywhere(deps: Deps, userId: number) {
-  await deps.db
-    .updateTable('access_sessions')
-    .set({ revoked_at: sql`now()` })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
-  await deps.db
-    .updateTable('access_device_tokens')
-    .set({ revoked_at: sql`now()` })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
-  deps.identities.forgetUser(userId);
 }
 
 /**
@@ -98,24 +77,26 @@ export async function updateUser(
     disabled?: boolean | undefined;
   },
 ) {
-  const user = await users.findUserById(deps.db, id);
-  if (!user) throw notFound('No such user', { id });
   if (id === actor.userId && (patch.disabled || (patch.roles && !patch.roles.includes(ACCESS_ADMIN_ROLE))))
     throw conflict('You cannot disable your own account or remove your own access-admin role');
   await assertTenant(deps.registry, patch.tenant_id);
-  const row = await deps.db
-    .updateTable('access_users')
-    .set({
-      ...(patch.roles ? { roles: sql`${sql.val(patch.roles)}::text[]` } : {}),
-      ...(patch.tenant_id !== undefined ? { tenant_id: patch.tenant_id } : {}),
-      ...(patch.disabled !== undefined ? { disabled: patch.disabled } : {}),
-    })
-    .where('id', '=', id)
-    .returning([...listedColumns])
-    .executeTakeFirstOrThrow();
-  if (patch.disabled) await signOutEverywhere(deps, id);
+  const row = await deps.db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('access_users')
+      .set({
+        ...(patch.roles ? { roles: sql`${sql.val(patch.roles)}::text[]` } : {}),
+        ...(patch.tenant_id !== undefined ? { tenant_id: patch.tenant_id } : {}),
+        ...(patch.disabled !== undefined ? { disabled: patch.disabled } : {}),
+      })
+      .where('id', '=', id)
+      .returning([...listedColumns])
+      .executeTakeFirst();
+    if (updated && patch.disabled) await revokeAllOfUser(trx, id);
+    return updated;
+  });
+  if (!row) throw notFound('No such user', { id });
   // Roles travel in the identity headers: cached identities must not outlive a change.
-  else deps.identities.forgetUser(id);
+  deps.identities.forgetUser(id);
   return row;
 }
 
@@ -124,11 +105,10 @@ export async function resetPassword(deps: Deps, id: number, password: string) {
   const problems = complexityProblems(password);
   if (problems.length) throw unprocessable(`Password needs ${problems.join(', ')}`, { problems });
   if (!(await users.findUserById(deps.db, id))) throw notFound('No such user', { id });
-  await users.setPassword(deps.db, id, await hashPassword(password));
-  await deps.db
-    .updateTable('access_users')
-    .set({ must_change_password: true })
-    .where('id', '=', id)
-    .execute();
-  await signOutEverywhere(deps, id);
+  const hash = await hashPassword(password);
+  await deps.db.transaction().execute(async (trx) => {
+    await users.setPassword(trx, id, hash, { mustChange: true });
+    await revokeAllOfUser(trx, id);
+  });
+  deps.identities.forgetUser(id);
 }

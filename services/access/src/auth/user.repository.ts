@@ -10,6 +10,7 @@ export interface UserRow {
   password_changed_at: Date;
   must_change_password: boolean;
   disabled: boolean;
+  created_at: Date;
 }
 
 export const findUserByEmail = (db: Executor, email: string) =>
@@ -26,7 +27,13 @@ export const findUserById = (db: Executor, id: number) =>
 
 export async function insertUser(
   db: Executor,
-  user: { email: string; passwordHash: string; roles: string[]; tenantId?: string | null },
+  user: {
+    email: string;
+    passwordHash: string;
+    roles: string[];
+    tenantId?: string | null;
+    mustChangePassword?: boolean;
+  },
 ): Promise<UserRow> {
   return (await db
     .insertInto('access_users')
@@ -35,15 +42,26 @@ export async function insertUser(
       password_hash: user.passwordHash,
       roles: sql`${sql.val(user.roles)}::text[]`,
       tenant_id: user.tenantId ?? null,
+      must_change_password: user.mustChangePassword ?? false,
     })
     .returningAll()
     .executeTakeFirstOrThrow()) as UserRow;
 }
 
-export async function setPassword(db: Executor, userId: number, hash: string): Promise<void> {
+/** A new password (into the history too); `mustChange` for one an admin chose. */
+export async function setPassword(
+  db: Executor,
+  userId: number,
+  hash: string,
+  opts: { mustChange?: boolean } = {},
+): Promise<void> {
   await db
     .updateTable('access_users')
-    .set({ password_hash: hash, password_changed_at: sql`now()`, must_change_password: false })
+    .set({
+      password_hash: hash,
+      password_changed_at: sql`now()`,
+      must_change_password: opts.mustChange ?? false,
+    })
     .where('id', '=', userId)
     .execute();
   await db.insertInto('access_password_history').values({ user_id: userId, password_hash: hash }).execute();
