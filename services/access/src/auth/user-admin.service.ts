@@ -3,10 +3,9 @@ import { badRequest, conflict, notFound, unprocessable } from '@aplt/http';
 import { hashPassword } from '@aplt/passwords';
 import type { AccessDb } from '../db';
 import type { IdentityCache } from '../forward-auth/identity-cache';
-import type { Identity } from './session.repository';
 import { createUser } from './login.service';
 import { ACCESS_ADMIN_ROLE } from './roles';
-import { revokeAllOfUser } from './session.repository';
+import { type Identity, revokeAllOfUser } from './session.repository';
 import { complexityProblems } from './password-policy';
 import * as users from './user.repository';
 
