@@ -10,51 +10,39 @@ const WHITELISTED: Decision = Object.freeze({ allow: true, via: 'whitelist', ide
 
 type Input = { ip: string; sessionToken: string | undefined; deviceToken: string | undefined };
 
+type Deps = { whitelist: Whitelist; identities: IdentityCache };
+
 /**
  * The decision from what is in memory, without a promise (the common case: forward auth asks
  * about the same clients all the time); undefined when a cache must load first (then `decide`).
  */
-export function decideNow(
-  deps: { whitelist: Whitelist; identities: IdentityCache },
-  input: Input,
-): Decision | undefined {
+export function decideNow(deps: Deps, input: Input): Decision | undefined {
   const listed = deps.whitelist.allowsNow(input.ip);
   if (listed === undefined) return undefined;
   if (listed) return WHITELISTED;
-  let reason: 'no_credentials' | 'invalid_session' | 'invalid_device' = 'no_credentials';
-  if (input.sessionToken) {
-    const identity = deps.identities.sessionNow(input.sessionToken);
-    if (identity === undefined) return undefined;
-    if (identity) return { allow: true, via: 'session', identity };
-    reason = 'invalid_session';
-  }
-  if (input.deviceToken) {
-    const identity = deps.identities.deviceNow(input.deviceToken);
-    if (identity === undefined) return undefined;
-    if (identity) return { allow: true, via: 'device', identity };
-    reason = 'invalid_device';
-  }
-  return { allow: false, reason };
+  const session = input.sessionToken ? deps.identities.sessionNow(input.sessionToken) : null;
+  if (session === undefined) return undefined;
+  const device = !session && input.deviceToken ? deps.identities.deviceNow(input.deviceToken) : null;
+  if (device === undefined) return undefined;
+  return byCookies(input, session, device);
 }
 
 /** Whitelist first (no cookie needed), then the session, then the device token. */
-export async function decide(
-  deps: { whitelist: Whitelist; identities: IdentityCache },
-  input: Input,
-): Promise<Decision> {
+export async function decide(deps: Deps, input: Input): Promise<Decision> {
   if (await deps.whitelist.allows(input.ip)) return WHITELISTED;
-  let reason: 'no_credentials' | 'invalid_session' | 'invalid_device' = 'no_credentials';
-  if (input.sessionToken) {
-    const identity = await deps.identities.session(input.sessionToken);
-    if (identity) return { allow: true, via: 'session', identity };
-    reason = 'invalid_session';
-  }
-  if (input.deviceToken) {
-    const identity = await deps.identities.device(input.deviceToken);
-    if (identity) return { allow: true, via: 'device', identity };
-    reason = 'invalid_device';
-  }
-  return { allow: false, reason };
+  const session = input.sessionToken ? await deps.identities.session(input.sessionToken) : null;
+  const device = !session && input.deviceToken ? await deps.identities.device(input.deviceToken) : null;
+  return byCookies(input, session, device);
+}
+
+/** A live session allows, else a live device token; a denial names the last cookie that failed. */
+function byCookies(input: Input, session: Identity | null, device: Identity | null): Decision {
+  if (session) return { allow: true, via: 'session', identity: session };
+  if (device) return { allow: true, via: 'device', identity: device };
+  return {
+    allow: false,
+    reason: input.deviceToken ? 'invalid_device' : input.sessionToken ? 'invalid_session' : 'no_credentials',
+  };
 }
 
 export type Negotiated = 'json' | 'page' | 'redirect' | 'see_other';
