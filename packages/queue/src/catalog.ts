@@ -19,7 +19,10 @@ export const queueCatalog = {
     timeoutMs: 30 * 60_000,
   },
   'commerce-sync': {
-    jobs: { 'commerce-sync.run': z.object({ tenantId, runId: z.number().int() }) },
+    jobs: {
+      // full: rewrite every product, not only those whose fingerprint changed.
+      'commerce-sync.run': z.object({ tenantId, runId: z.number().int(), full: z.boolean().optional() }),
+    },
     attempts: 3,
     backoffMs: 2_000,
     timeoutMs: 30 * 60_000,

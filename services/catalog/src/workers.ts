@@ -80,16 +80,20 @@ export function startCatalogWorkers(deps: WorkerDeps): WorkerHandle[] {
         if (!(await markRunning(aplt, p.runId))) return;
         try {
           // The sync calls back after each chunk, inside its transaction: throwing there rolls it back.
-          const result = await syncCommerceCatalog(aplt, deps.databases.commerce(t), (done, total) => {
-            signal.throwIfAborted();
-            return updateProgress(aplt, p.runId, {
-              rowsRead: done,
-              progress: total ? (100 * done) / total : 100,
-            });
+          const result = await syncCommerceCatalog(aplt, deps.databases.commerce(t), {
+            full: p.full === true,
+            onProgress: (done, total) => {
+              signal.throwIfAborted();
+              return updateProgress(aplt, p.runId, {
+                rowsRead: done,
+                progress: total ? (100 * done) / total : 100,
+              });
+            },
           });
           await updateProgress(aplt, p.runId, {
-            rowsRead: result.products,
-            inserted: result.products,
+            rowsRead: result.products + result.unchanged,
+            inserted: result.inserted,
+            updated: result.products - result.inserted,
             metadata: { result },
           });
           await finishRun(aplt, p.runId, { status: 'succeeded' });

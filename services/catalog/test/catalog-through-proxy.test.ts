@@ -263,7 +263,7 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
       const body = (await api('acme', acmeToken, 'GET', '/admin/connectors/commerce-sync')).json();
       return body.state === 'idle' && body.last_run?.status === 'succeeded' ? body : undefined;
     }, 'commerce sync');
-    expect(done.last_run.rows_read).toBe(2);
+    expect(done.last_run).toMatchObject({ rows_read: 2, rows_inserted: 2, rows_updated: 0 });
     const commerce = fleet.databases.commerce((await fleet.registry.get('acme'))!);
     const products =
       await sql<any>`SELECT external_id, title, status FROM product ORDER BY external_id`.execute(commerce);
@@ -279,14 +279,25 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
       [100, '0.4480'],
       [500, '0.3920'],
     ]);
-    const second = await api('acme', acmeToken, 'POST', '/admin/connectors/commerce-sync');
-    expect(second.status).toBe(202);
-    await eventually(async () => {
-      const body = (await api('acme', acmeToken, 'GET', '/admin/connectors/commerce-sync')).json();
-      return body.last_run?.id === second.json().run_id && body.last_run.status === 'succeeded'
-        ? body
-        : undefined;
-    }, 'second commerce sync');
+    // Again: nothing changed, so nothing is rewritten; full=true writes every product again.
+    const syncAgain = async (query: string) => {
+      const started = await api('acme', acmeToken, 'POST', `/admin/connectors/commerce-sync${query}`);
+      expect(started.status).toBe(202);
+      return eventually(async () => {
+        const body = (await api('acme', acmeToken, 'GET', '/admin/connectors/commerce-sync')).json();
+        return body.last_run?.id === started.json().run_id && body.last_run.status === 'succeeded'
+          ? body.last_run
+          : undefined;
+      }, `commerce sync${query}`);
+    };
+    const second = await syncAgain('');
+    expect(second).toMatchObject({ rows_read: 2, rows_inserted: 0, rows_updated: 0 });
+    expect(second.metadata.result).toMatchObject({ products: 0, unchanged: 2 });
+    const full = await syncAgain('?full=true');
+    expect(full).toMatchObject({ rows_read: 2, rows_inserted: 0, rows_updated: 2, metadata: { full: true } });
+    expect((await api('acme', acmeToken, 'POST', '/admin/connectors/commerce-sync?full=maybe')).status).toBe(
+      400,
+    );
     expect((await sql<any>`SELECT count(*)::int AS n FROM product_variant`.execute(commerce)).rows[0].n).toBe(
       3,
     );

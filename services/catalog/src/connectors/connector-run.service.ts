@@ -124,7 +124,7 @@ export async function runConnector(
     const parsers = parsersByFormat[format] ?? parsersByFormat[defaultFormats[connector.supplier]];
     const margin = String(supplier.settings?.margin_percent ?? opts.defaultMarginPercent);
     const input = await openFeed(location, opts.signal);
-    const timing = { write_ms: 0, search_refresh_ms: 0, search_indexed: 0 };
+    const timing = { write_ms: 0, stage_ms: 0, search_refresh_ms: 0, search_indexed: 0 };
     try {
       await withPgClient(db, (client, conn) =>
         conn.transaction().execute(async (trx) => {
@@ -136,9 +136,9 @@ export async function runConnector(
           const start = performance.now();
           const s = connector.supplier;
           if (connector.kind === 'products') {
-            await importProducts(trx, client, s, parsers.products(input), report);
+            timing.stage_ms = await importProducts(trx, client, s, parsers.products(input), report);
           } else if (connector.kind === 'stock') {
-            await importStock(trx, client, s, parsers.stock(input), report);
+            timing.stage_ms = await importStock(trx, client, s, parsers.stock(input), report);
           } else {
             const rows: AsyncIterable<Parsed<any>> =
               connector.kind === 'prices' ? parsers.prices(input) : parsers.printdata(input, s);
@@ -220,7 +220,8 @@ async function importProducts(
   supplier: string,
   rows: AsyncIterable<Parsed<ProductRow>>,
   report: RunReport,
-): Promise<void> {
+): Promise<number> {
+  const start = performance.now();
   await createProductStage(trx);
   // Our SKU of every staged product -> its feed row: a second record for it is reported, the first counts.
   const seen = new Map<string, number>();
@@ -238,6 +239,7 @@ async function importProducts(
     return productFields(ord, rowNumber, sku, r);
   });
   seen.clear();
+  const stageMs = Math.round(performance.now() - start);
   const counts = await applyInRanges(
     trx,
     0,
@@ -246,6 +248,7 @@ async function importProducts(
     async (ord, reason) => report.reject(await refusedRow(trx, 'aplt_stage_products', ord, reason)),
   );
   report.add(counts);
+  return stageMs;
 }
 
 function productFields(ord: number, rowNumber: number, sku: string, r: ProductRow): unknown[] {
@@ -296,7 +299,8 @@ async function importStock(
   supplier: string,
   rows: AsyncIterable<Parsed<StockRow>>,
   report: RunReport,
-): Promise<void> {
+): Promise<number> {
+  const start = performance.now();
   await createStockStage(trx);
   const staged = await stream(client, copyStatement(stockStage), rows, report, (r, ord, rowNumber) => [
     ord,
@@ -308,6 +312,7 @@ async function importStock(
     r.nextArrivalDate,
     r.nextArrivalQty,
   ]);
+  const stageMs = Math.round(performance.now() - start);
   await resolveStagedStock(trx, supplier);
   // Unknown SKUs and duplicates, found set-based, into the report a page at a time.
   for (let after = -1; ;) {
@@ -326,6 +331,7 @@ async function importStock(
     async (ord, reason) => report.reject(await refusedRow(trx, 'aplt_stage_stock', ord, reason)),
   );
   report.add(counts);
+  return stageMs;
 }
 
 async function refusedRow(

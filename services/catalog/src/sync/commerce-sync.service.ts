@@ -1,11 +1,14 @@
 import { type Kysely, newId, sql, type Transaction } from '@aplt/db';
 
-/** Products read from the aplt DB and written to the commerce DB per round trip. */
+/** Products read in full from the aplt DB and written to the commerce DB per round trip. */
 const CHUNK = 2000;
+/** Fingerprints compared per round trip. */
+const SCAN = 10_000;
 
 interface SourceProduct {
   id: number;
   sku: string;
+  fingerprint: string;
   name_nl: string;
   name_en: string | null;
   name_de: string | null;
@@ -21,52 +24,109 @@ interface SourceProduct {
   categories: string[];
 }
 
-type Out = { products: number; variants: number; prices: number; categories: number; removed: number };
+export type CommerceSyncResult = {
+  /** Products new or changed since the last sync (all with `full`), written in full... */
+  products: number;
+  /** ...of which new in the shop (the rest are updates, rows already equal left as they were). */
+  inserted: number;
+  /** Sellable products whose fingerprint matched: not read in full, not rewritten. */
+  unchanged: number;
+  variants: number;
+  prices: number;
+  categories: number;
+  removed: number;
+};
+
+export interface CommerceSyncOptions {
+  /** Rewrite every product, whatever the fingerprints say (repairs edits made in the shop). */
+  full?: boolean;
+  onProgress?: (done: number, total: number) => Promise<void>;
+}
 
 /**
  * Copies the sellable catalog of a tenant's aplt DB into its commerce catalog (Medusa-like):
  * product (external_id = aplt SKU, title in the tenant language, other languages in metadata),
  * product_variant per aplt variant (or one for the base SKU), tiered price rows, images and
- * categories. Upserts by external_id / sku, so a re-run changes only what changed (rows equal to
- * the stored ones are not rewritten); products that stopped being sellable are soft-deleted. One
- * transaction: a failed sync leaves the shop as it was.
+ * categories. Upserts by external_id / sku, so a re-run is safe; products that stopped being
+ * sellable are soft-deleted. One transaction: a failed sync leaves the shop as it was.
  *
- * Set-based: each chunk of products is one statement per commerce table (arrays through unnest),
- * and the next chunk is read from the aplt DB while the current one is written.
+ * Incremental: every product has a fingerprint of what the sync copies of it (one SQL
+ * definition, below), and the commerce DB keeps the fingerprint last written. Only products whose
+ * fingerprint differs are read in full and written, so a sync after a price change touches that
+ * product alone. Writes are set-based: each chunk is one statement per commerce table (arrays
+ * through unnest), and the next chunk is read from the aplt DB while the current one is written.
  */
 export async function syncCommerceCatalog(
   aplt: Kysely<any>,
   commerce: Kysely<any>,
-  onProgress: (done: number, total: number) => Promise<void> = async () => {},
-): Promise<Out> {
+  opts: CommerceSyncOptions = {},
+): Promise<CommerceSyncResult> {
+  const onProgress = opts.onProgress ?? (async () => {});
   const total = Number(
     (await sql<{ n: string }>`SELECT count(*) AS n FROM aplt_products WHERE is_sellable`.execute(aplt))
       .rows[0]?.n ?? 0,
   );
-  const out: Out = { products: 0, variants: 0, prices: 0, categories: 0, removed: 0 };
+  const out: CommerceSyncResult = {
+    products: 0,
+    inserted: 0,
+    unchanged: 0,
+    variants: 0,
+    prices: 0,
+    categories: 0,
+    removed: 0,
+  };
   await commerce.transaction().execute(async (trx) => {
     await sql`SET LOCAL jit = off`.execute(trx); // statements over fresh arrays: JIT compile time would dominate
     out.categories = await syncCategories(aplt, trx);
     await sql`CREATE TEMP TABLE commerce_sync_seen (sku text PRIMARY KEY) ON COMMIT DROP`.execute(trx);
-    let next = readChunk(aplt, 0);
-    for (;;) {
-      const products = await next;
-      if (products.length === 0) break;
-      next = readChunk(aplt, products[products.length - 1]!.id);
-      // A failed write must not leave the read behind it unobserved (an unhandled rejection).
-      next.catch(() => {});
-      const written = await writeChunk(trx, products);
-      out.products += products.length;
-      out.variants += written.variants;
-      out.prices += written.prices;
-      await onProgress(out.products, total);
+    for (let after = 0; ;) {
+      const scanned = await scanFingerprints(aplt, after);
+      if (scanned.length === 0) break;
+      after = scanned[scanned.length - 1]!.id;
+      const skus = scanned.map((r) => r.sku);
+      await sql`INSERT INTO commerce_sync_seen SELECT unnest(${skus}::text[]) ON CONFLICT DO NOTHING`.execute(
+        trx,
+      );
+      const stored = opts.full ? new Map<string, string>() : await storedFingerprints(trx, skus);
+      const changed = scanned.filter((r) => stored.get(r.sku) !== r.fingerprint).map((r) => r.id);
+      out.unchanged += scanned.length - changed.length;
+      await forEachChunk(
+        changed,
+        (ids) => readProducts(aplt, ids),
+        async (products) => {
+          const written = await writeChunk(trx, products);
+          out.products += products.length;
+          out.inserted += written.inserted;
+          out.variants += written.variants;
+          out.prices += written.prices;
+        },
+      );
+      await onProgress(out.products + out.unchanged, total);
     }
     const removed = await sql`UPDATE product p SET deleted_at = now(), status = 'draft'
       WHERE p.external_id IS NOT NULL AND p.deleted_at IS NULL
         AND NOT EXISTS (SELECT 1 FROM commerce_sync_seen s WHERE s.sku = p.external_id)`.execute(trx);
     out.removed = Number(removed.numAffectedRows ?? 0);
+    await sql`DELETE FROM catalog_sync_fingerprint f
+      WHERE NOT EXISTS (SELECT 1 FROM commerce_sync_seen s WHERE s.sku = f.external_id)`.execute(trx);
   });
   return out;
+}
+
+/** Reads ids a chunk at a time, the next chunk while the current one is written. */
+async function forEachChunk(
+  ids: number[],
+  read: (ids: number[]) => Promise<SourceProduct[]>,
+  write: (products: SourceProduct[]) => Promise<void>,
+): Promise<void> {
+  let next = ids.length > 0 ? read(ids.slice(0, CHUNK)) : null;
+  for (let i = 0; next; i += CHUNK) {
+    const products = await next;
+    next = i + CHUNK < ids.length ? read(ids.slice(i + CHUNK, i + 2 * CHUNK)) : null;
+    // A failed write must not leave the read behind it unobserved (an unhandled rejection).
+    next?.catch(() => {});
+    await write(products);
+  }
 }
 
 async function syncCategories(aplt: Kysely<any>, trx: Transaction<any>): Promise<number> {
@@ -95,32 +155,61 @@ async function syncCategories(aplt: Kysely<any>, trx: Transaction<any>): Promise
   return cats.length;
 }
 
-async function readChunk(aplt: Kysely<any>, afterId: number): Promise<SourceProduct[]> {
+/**
+ * What the sync copies of a product p, and its fingerprint: the one definition both the scan and
+ * the full read use, so a product is rewritten exactly when something the sync writes changed.
+ */
+const source = sql`aplt_products p CROSS JOIN LATERAL (SELECT
+    coalesce((SELECT json_agg(json_build_object('sku', v.sku, 'title', coalesce(v.color_name, v.sku), 'gtin', v.gtin) ORDER BY v.id)
+      FROM aplt_product_variants v WHERE v.product_id = p.id AND v.is_active), '[]') AS variants,
+    coalesce((SELECT json_agg(json_build_object('min', x.min_quantity, 'price', x.price::text) ORDER BY x.min_quantity)
+      FROM aplt_product_prices x WHERE x.product_id = p.id AND x.variant_id IS NULL AND x.price_list = 'retail'), '[]') AS tiers,
+    coalesce((SELECT json_agg(c.code ORDER BY c.code) FROM aplt_category_mappings m JOIN aplt_categories c ON c.id = m.category_id
+      WHERE m.product_id = p.id), '[]') AS categories) j`;
+const fingerprint = sql`md5(json_build_array(p.sku, p.name_nl, p.name_en, p.name_de, p.description_nl, p.description_en,
+    p.description_de, p.image_url, p.images, p.brand, p.retail_price_100::text, j.variants, j.tiers, j.categories)::text)::uuid`;
+
+async function scanFingerprints(
+  aplt: Kysely<any>,
+  afterId: number,
+): Promise<Array<{ id: number; sku: string; fingerprint: string }>> {
   return (
-    await sql<SourceProduct>`SELECT p.id, p.sku, p.name_nl, p.name_en, p.name_de, p.description_nl, p.description_en,
-        p.description_de, p.image_url, p.images, p.brand, p.retail_price_100::text AS retail_price_100,
-        coalesce((SELECT json_agg(json_build_object('sku', v.sku, 'title', coalesce(v.color_name, v.sku), 'gtin', v.gtin) ORDER BY v.id)
-          FROM aplt_product_variants v WHERE v.product_id = p.id AND v.is_active), '[]') AS variants,
-        coalesce((SELECT json_agg(json_build_object('min', x.min_quantity, 'price', x.price::text) ORDER BY x.min_quantity)
-          FROM aplt_product_prices x WHERE x.product_id = p.id AND x.variant_id IS NULL AND x.price_list = 'retail'), '[]') AS tiers,
-        coalesce((SELECT json_agg(c.code) FROM aplt_category_mappings m JOIN aplt_categories c ON c.id = m.category_id
-          WHERE m.product_id = p.id), '[]') AS categories
-      FROM aplt_products p WHERE p.is_sellable AND p.id > ${afterId} ORDER BY p.id LIMIT ${CHUNK}`.execute(
-      aplt,
-    )
+    await sql<{ id: number; sku: string; fingerprint: string }>`
+      SELECT p.id, p.sku, ${fingerprint} AS fingerprint FROM ${source}
+      WHERE p.is_sellable AND p.id > ${afterId} ORDER BY p.id LIMIT ${SCAN}`.execute(aplt)
   ).rows;
+}
+
+async function readProducts(aplt: Kysely<any>, ids: number[]): Promise<SourceProduct[]> {
+  // Still sellable now? A product that stopped being sellable since the scan is left out here
+  // (and soft-deleted by the next sync).
+  return (
+    await sql<SourceProduct>`SELECT p.id, p.sku, ${fingerprint} AS fingerprint, p.name_nl, p.name_en, p.name_de,
+        p.description_nl, p.description_en, p.description_de, p.image_url, p.images, p.brand,
+        p.retail_price_100::text AS retail_price_100, j.variants, j.tiers, j.categories
+      FROM ${source} WHERE p.is_sellable AND p.id = ANY(${ids}::bigint[]) ORDER BY p.id`.execute(aplt)
+  ).rows;
+}
+
+/** The fingerprints last written for these products, if they are still in the shop. */
+async function storedFingerprints(trx: Transaction<any>, skus: string[]): Promise<Map<string, string>> {
+  const rows = (
+    await sql<{ external_id: string; fingerprint: string }>`
+      SELECT f.external_id, f.fingerprint FROM catalog_sync_fingerprint f
+      JOIN product p ON p.external_id = f.external_id AND p.deleted_at IS NULL
+      WHERE f.external_id = ANY(${skus}::text[])`.execute(trx)
+  ).rows;
+  return new Map(rows.map((r) => [r.external_id, r.fingerprint]));
 }
 
 /** One chunk of products into the commerce tables: one statement per table. */
 async function writeChunk(
   trx: Transaction<any>,
   products: SourceProduct[],
-): Promise<{ variants: number; prices: number }> {
+): Promise<{ inserted: number; variants: number; prices: number }> {
   const col = <T>(f: (p: SourceProduct) => T) => products.map(f);
-  await sql`INSERT INTO commerce_sync_seen SELECT unnest(${col((p) => p.sku)}::text[]) ON CONFLICT DO NOTHING`.execute(
-    trx,
-  );
-  await sql`
+  const upserted = await sql<{ inserted: number }>`
+    WITH w AS (
     INSERT INTO product AS t (id, title, handle, description, status, thumbnail, external_id, metadata)
     SELECT x.id, x.title, x.handle, x.description, 'published', x.thumbnail, x.external_id, x.metadata
     FROM unnest(${col(() => newId('prod'))}::text[], ${col((p) => p.name_nl)}::text[],
@@ -141,7 +230,9 @@ async function writeChunk(
       metadata = EXCLUDED.metadata, deleted_at = NULL
     WHERE (t.title, t.handle, t.description, t.status, t.thumbnail, t.metadata, t.deleted_at)
       IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.handle, EXCLUDED.description, 'published', EXCLUDED.thumbnail,
-        EXCLUDED.metadata, NULL::timestamptz)`.execute(trx);
+        EXCLUDED.metadata, NULL::timestamptz)
+    RETURNING (xmax = 0) AS inserted)
+    SELECT count(*) FILTER (WHERE inserted)::int AS inserted FROM w`.execute(trx);
 
   // A product without aplt variants is sold as one variant with its base SKU.
   const variants = products.flatMap((p) =>
@@ -234,5 +325,10 @@ async function writeChunk(
       ON CONFLICT (product_id, url) DO UPDATE SET rank = EXCLUDED.rank, deleted_at = NULL
       WHERE (t.rank, t.deleted_at) IS DISTINCT FROM (EXCLUDED.rank, NULL::timestamptz)`.execute(trx);
   }
-  return { variants: variants.length, prices: prices.length };
+  await sql`INSERT INTO catalog_sync_fingerprint AS f (external_id, fingerprint)
+    SELECT * FROM unnest(${col((p) => p.sku)}::text[], ${col((p) => p.fingerprint)}::uuid[])
+    ON CONFLICT (external_id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, synced_at = now()`.execute(
+    trx,
+  );
+  return { inserted: upserted.rows[0]?.inserted ?? 0, variants: variants.length, prices: prices.length };
 }

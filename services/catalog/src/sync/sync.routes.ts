@@ -33,21 +33,24 @@ export async function syncRoutes(app: App) {
     {
       ...guard,
       schema: {
+        // full=true rewrites every product; by default only those changed since the last sync.
+        querystring: z.object({ full: z.enum(['true', 'false']).optional() }),
         response: { 202: z.object({ job_id: z.string(), run_id: z.number(), state: z.literal('queued') }) },
       },
     },
     async (request, reply) => {
+      const full = request.query.full === 'true';
       const db = app.catalogDeps.databases.aplt(request.tenant);
       const { run, jobId } = await startRun(
         db,
         app.catalogDeps.queues,
         'commerce-sync',
-        { connector: COMMERCE, triggeredBy: request.actor?.actorId ?? null },
+        { connector: COMMERCE, triggeredBy: request.actor?.actorId ?? null, metadata: { full } },
         (r) =>
           app.catalogDeps.queues.enqueue(
             'commerce-sync',
             'commerce-sync.run',
-            { tenantId: request.tenant.id, runId: r.id },
+            { tenantId: request.tenant.id, runId: r.id, full },
             { jobId: `commerce-sync-${request.tenant.id}-${r.id}` },
           ),
       );

@@ -2,10 +2,12 @@ import * as m0001 from './0001_aplt_schema';
 import * as m0501 from './0501_catalog_supplier_sku';
 import * as m0502 from './0502_catalog_store_details';
 import * as m0510 from './0510_catalog_deferred_search';
+import * as m0511 from './0511_catalog_variant_indexes';
 
 export const migrations = {
   '0001_aplt_schema': m0001,
   '0501_catalog_supplier_sku': m0501,
   '0502_catalog_store_details': m0502,
   '0510_catalog_deferred_search': m0510,
+  '0511_catalog_variant_indexes': m0511,
 };
