@@ -238,7 +238,9 @@ describe('the modal in Chromium, embedded by a webshop on another origin', () =>
     await popup.waitForFunction(() => document.querySelectorAll('#technique option').length > 0);
     // Messages from one window are delivered in order: once 'ping' arrives, READY would have too.
     await popup.evaluate(() => window.opener.postMessage({ type: 'ping' }, '*'));
-    await outsider.waitForFunction(() => (window as any).demoEvents.length > 0);
+    // The opener is behind its popup: a background page gets no animation frames, so the wait
+    // polls on a timer instead of puppeteer's default requestAnimationFrame (which could hang).
+    await outsider.waitForFunction(() => (window as any).demoEvents.length > 0, { polling: 50 });
     expect(await outsider.evaluate(() => (window as any).demoEvents.map((e: any) => e.type))).toEqual([
       'ping',
     ]);
@@ -253,7 +255,7 @@ describe('the modal in Chromium, embedded by a webshop on another origin', () =>
       window.open(url, 'modal2');
     }, `${modalOrigin}/modal/?sku=900-02`);
     const popup2 = await (await insiderTarget).page();
-    await insider.waitForFunction(() => (window as any).demoEvents.length > 0);
+    await insider.waitForFunction(() => (window as any).demoEvents.length > 0, { polling: 50 });
     expect(await insider.evaluate(() => (window as any).demoEvents.map((e: any) => e.type))).toEqual([
       'CONFIGURATOR_READY',
     ]);

@@ -80,15 +80,20 @@ export async function syncCommerceCatalog(
     out.categories = await syncCategories(aplt, trx);
     await sql`CREATE TEMP TABLE commerce_sync_seen (sku text PRIMARY KEY) ON COMMIT DROP`.execute(trx);
     for (let after = 0; ;) {
-      const scanned = await scanFingerprints(aplt, after);
+      const scanned = await scanSellable(aplt, after);
       if (scanned.length === 0) break;
       after = scanned[scanned.length - 1]!.id;
       const skus = scanned.map((r) => r.sku);
       await sql`INSERT INTO commerce_sync_seen SELECT unnest(${skus}::text[]) ON CONFLICT DO NOTHING`.execute(
         trx,
       );
+      // Fingerprints are computed only for products the shop has one for: the rest are written anyway.
       const stored = opts.full ? new Map<string, string>() : await storedFingerprints(trx, skus);
-      const changed = scanned.filter((r) => stored.get(r.sku) !== r.fingerprint).map((r) => r.id);
+      const compared = scanned.filter((r) => stored.has(r.sku)).map((r) => r.id);
+      const current = compared.length > 0 ? await fingerprints(aplt, compared) : new Map<number, string>();
+      const changed = scanned
+        .filter((r) => current.get(r.id) === undefined || current.get(r.id) !== stored.get(r.sku))
+        .map((r) => r.id);
       out.unchanged += scanned.length - changed.length;
       await forEachChunk(
         changed,
@@ -169,15 +174,19 @@ const source = sql`aplt_products p CROSS JOIN LATERAL (SELECT
 const fingerprint = sql`md5(json_build_array(p.sku, p.name_nl, p.name_en, p.name_de, p.description_nl, p.description_en,
     p.description_de, p.image_url, p.images, p.brand, p.retail_price_100::text, j.variants, j.tiers, j.categories)::text)::uuid`;
 
-async function scanFingerprints(
-  aplt: Kysely<any>,
-  afterId: number,
-): Promise<Array<{ id: number; sku: string; fingerprint: string }>> {
+async function scanSellable(aplt: Kysely<any>, afterId: number): Promise<Array<{ id: number; sku: string }>> {
   return (
-    await sql<{ id: number; sku: string; fingerprint: string }>`
-      SELECT p.id, p.sku, ${fingerprint} AS fingerprint FROM ${source}
+    await sql<{ id: number; sku: string }>`SELECT p.id, p.sku FROM aplt_products p
       WHERE p.is_sellable AND p.id > ${afterId} ORDER BY p.id LIMIT ${SCAN}`.execute(aplt)
   ).rows;
+}
+
+async function fingerprints(aplt: Kysely<any>, ids: number[]): Promise<Map<number, string>> {
+  const rows = (
+    await sql<{ id: number; fingerprint: string }>`SELECT p.id, ${fingerprint} AS fingerprint
+      FROM ${source} WHERE p.id = ANY(${ids}::bigint[])`.execute(aplt)
+  ).rows;
+  return new Map(rows.map((r) => [r.id, r.fingerprint]));
 }
 
 async function readProducts(aplt: Kysely<any>, ids: number[]): Promise<SourceProduct[]> {
