@@ -83,6 +83,15 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
       { sku: 'V4321-02', position_code: 'Back', print_area: '60x80', techniques: ['02-DIG'] },
       { sku: 'V4321-02', position_code: 'Front', print_area: '60x80', techniques: ['02-SCR'] },
     ]);
+    // Each technique keeps its own size at the position; the position has the largest (laser's 45x7).
+    const sizes =
+      await sql<any>`SELECT t.code, pt.print_area, pt.max_width_mm::text AS w FROM aplt_product_techniques pt
+      JOIN aplt_techniques t ON t.id = pt.technique_id JOIN aplt_products p ON p.id = pt.product_id
+      WHERE p.sku = 'P436_001-02' ORDER BY t.code`.execute(aplt.db);
+    expect(sizes.rows).toEqual([
+      { code: '02-LAS', print_area: '45x7', w: '45.00' },
+      { code: '02-PAD', print_area: '40x7', w: '40.00' },
+    ]);
     const small =
       await sql<any>`SELECT small_order_charge::text FROM aplt_technique_pricing tp JOIN aplt_techniques t ON t.id = tp.technique_id
       WHERE t.code = '02-LAS' AND min_quantity = 1`.execute(aplt.db);
@@ -134,6 +143,16 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     expect(areas.rows).toEqual([
       { position_code: '1', position_name: 'Clip', print_area: '30x5' },
       { position_code: '2', position_name: 'Body', print_area: '45x7' },
+    ]);
+    // On the clip, printjob T1 allows 30x5 and laser (L) 25x5: each technique keeps its own.
+    const clip = await sql<any>`SELECT t.code, pt.print_area FROM aplt_product_techniques pt
+      JOIN aplt_techniques t ON t.id = pt.technique_id JOIN aplt_print_positions pp ON pp.id = pt.print_position_id
+      JOIN aplt_products p ON p.id = pt.product_id WHERE p.sku = '3095-03' AND pp.position_code = '1' ORDER BY t.code`.execute(
+      aplt.db,
+    );
+    expect(clip.rows).toEqual([
+      { code: '03-L', print_area: '25x5' },
+      { code: '03-T1', print_area: '30x5' },
     ]);
   });
 

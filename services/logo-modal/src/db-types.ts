@@ -52,6 +52,10 @@ export interface ModalDb {
     print_position_id: string;
     max_colours: number | null;
     is_default: boolean;
+    /** This technique's own print size at the position (NULL: the position's applies). */
+    max_width_mm: string | null;
+    max_height_mm: string | null;
+    print_area: string | null;
   };
   aplt_logo_transactions: {
     id: Generated<string>;

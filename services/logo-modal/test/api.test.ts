@@ -4,6 +4,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { sql } from '@aplt/db';
 import { startHttpReceiver, type HttpReceiver } from '@aplt/testing';
 import type { InjectOptions } from 'fastify';
 import sharp from 'sharp';
@@ -49,6 +50,28 @@ describe('logo modal API', () => {
             { code: 'ZEEFDRUK', name: 'Zeefdruk', print_area: '250x250', position: 'front', positions: 1 },
           ],
         });
+      }
+    });
+
+    it("gives a technique's own print size at a position over the position's size", async () => {
+      const aplt = h.fleet.databases.aplt((await h.fleet.registry.get('master'))!);
+      const setZeefdruk = (area: string | null, w: number | null, hh: number | null) =>
+        sql`UPDATE aplt_product_techniques pt SET print_area = ${area}, max_width_mm = ${w}, max_height_mm = ${hh}
+          FROM aplt_techniques t, aplt_products p
+          WHERE t.id = pt.technique_id AND p.id = pt.product_id AND t.code = 'ZEEFDRUK' AND p.sku = '900-01'`.execute(
+          aplt,
+        );
+      await setZeefdruk('200x150', 200, 150);
+      try {
+        const res = (await inject({ url: '/api/config-check/900-01' })).json();
+        expect(
+          res.techniques.map((t: { code: string; print_area: string }) => [t.code, t.print_area]),
+        ).toEqual([
+          ['TRANSFER', '250x250'],
+          ['ZEEFDRUK', '200x150'],
+        ]);
+      } finally {
+        await setZeefdruk(null, null, null);
       }
     });
 

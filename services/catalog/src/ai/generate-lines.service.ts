@@ -92,7 +92,8 @@ export async function generateLines(db: Kysely<any>, ai: AiProvider, text: strin
         print_area: string | null;
         max_colours: number | null;
       }>`
-        SELECT t.id, t.code, t.name_nl, pp.position_code, pp.print_area, pt.max_colours
+        SELECT t.id, t.code, t.name_nl, pp.position_code, coalesce(pt.print_area, pp.print_area) AS print_area,
+          pt.max_colours
         FROM aplt_product_techniques pt JOIN aplt_techniques t ON t.id = pt.technique_id
         JOIN aplt_print_positions pp ON pp.id = pt.print_position_id
         WHERE pt.product_id = ${hit.id}

@@ -73,7 +73,16 @@ export interface PositionRow {
   heightMm?: string | undefined;
   rotation?: string | undefined;
   points?: unknown;
-  techniques: Array<{ code: string; isDefault: boolean; maxColours?: number | undefined }>;
+  techniques: TechniqueAtPosition[];
+}
+
+/** A technique allowed at a position, with its own print size when the feed gives one per technique. */
+export interface TechniqueAtPosition {
+  code: string;
+  isDefault: boolean;
+  maxColours?: number | undefined;
+  widthMm?: string | undefined;
+  heightMm?: string | undefined;
 }
 
 export type PrintRow = { type: 'technique'; row: TechniqueRow } | { type: 'position'; row: PositionRow };

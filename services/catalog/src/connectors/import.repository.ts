@@ -169,7 +169,8 @@ export async function upsertPositions(
   rows: PositionRow[],
 ): Promise<Counts & { unknown: UnknownKey[] }> {
   const col = <T>(f: (r: PositionRow) => T) => rows.map(f);
-  const area = (r: PositionRow) => (r.widthMm && r.heightMm ? `${r.widthMm}x${r.heightMm}` : null);
+  const area = (r: { widthMm?: string | undefined; heightMm?: string | undefined }) =>
+    r.widthMm && r.heightMm ? `${r.widthMm}x${r.heightMm}` : null;
   const res = await sql<{
     idx: number;
     id: number | null;
@@ -213,17 +214,30 @@ export async function upsertPositions(
     const lc = <T>(f: (x: (typeof links)[number]) => T) => links.map(f);
     const missing = await sql<{ code: string }>`
       WITH written AS (
-        INSERT INTO aplt_product_techniques (product_id, technique_id, print_position_id, max_colours, is_default)
-        SELECT l.product_id, t.id, l.pos, l.mc, l.def
+        INSERT INTO aplt_product_techniques (product_id, technique_id, print_position_id, max_colours, is_default,
+          max_width_mm, max_height_mm, print_area)
+        SELECT l.product_id, t.id, l.pos, l.mc, l.def, l.w, l.h, l.area
         FROM unnest(${lc((x) => x.product)}::bigint[], ${lc((x) => x.pos)}::bigint[], ${lc((x) => x.t.code)}::text[],
-          ${lc((x) => nz(x.t.maxColours))}::int[], ${lc((x) => x.t.isDefault)}::boolean[]) AS l(product_id, pos, code, mc, def)
+          ${lc((x) => nz(x.t.maxColours))}::int[], ${lc((x) => x.t.isDefault)}::boolean[],
+          ${lc((x) => nz(x.t.widthMm))}::numeric[], ${lc((x) => nz(x.t.heightMm))}::numeric[], ${lc((x) => area(x.t))}::text[])
+          AS l(product_id, pos, code, mc, def, w, h, area)
         JOIN aplt_techniques t ON t.code = l.code
         ON CONFLICT (product_id, technique_id, print_position_id) DO UPDATE SET max_colours = EXCLUDED.max_colours,
-          is_default = EXCLUDED.is_default
+          is_default = EXCLUDED.is_default, max_width_mm = EXCLUDED.max_width_mm, max_height_mm = EXCLUDED.max_height_mm,
+          print_area = EXCLUDED.print_area
         RETURNING technique_id
       )
       SELECT DISTINCT code FROM unnest(${lc((x) => x.t.code)}::text[]) AS c(code)
       WHERE NOT EXISTS (SELECT 1 FROM aplt_techniques t WHERE t.code = c.code)`.execute(db);
+    // A position allows the largest size of its techniques (each keeps its own on the link).
+    await sql`
+      UPDATE aplt_print_positions pp SET max_width_mm = x.w, max_height_mm = x.h, print_area = trim_scale(x.w) || 'x' || trim_scale(x.h)
+      FROM (SELECT print_position_id, max(max_width_mm) AS w, max(max_height_mm) AS h FROM aplt_product_techniques
+            WHERE print_position_id = ANY(${[...new Set(lc((x) => x.pos))]}::bigint[]) AND print_area IS NOT NULL
+            GROUP BY print_position_id) x
+      WHERE pp.id = x.print_position_id AND (pp.max_width_mm, pp.max_height_mm) IS DISTINCT FROM (x.w, x.h)`.execute(
+      db,
+    );
     const missingCodes = new Set(missing.rows.map((m) => m.code));
     rows.forEach((r, index) => {
       const bad = r.techniques.filter((t) => missingCodes.has(t.code));

@@ -82,9 +82,10 @@ export async function listPositionTechniques(
       'pp.id as position_id',
       'pp.position_code',
       'pp.position_name',
-      'pp.print_area',
-      'pp.max_width_mm',
-      'pp.max_height_mm',
+      // A technique's own print size at the position wins over the position's (largest) size.
+      (eb) => eb.fn.coalesce('pt.print_area', 'pp.print_area').as('print_area'),
+      (eb) => eb.fn.coalesce('pt.max_width_mm', 'pp.max_width_mm').as('max_width_mm'),
+      (eb) => eb.fn.coalesce('pt.max_height_mm', 'pp.max_height_mm').as('max_height_mm'),
       'pp.coordinates',
       'pp.has_svg_template',
       'pp.svg_template_path',

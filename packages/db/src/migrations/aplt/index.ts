@@ -3,6 +3,7 @@ import * as m0501 from './0501_catalog_supplier_sku';
 import * as m0502 from './0502_catalog_store_details';
 import * as m0510 from './0510_catalog_deferred_search';
 import * as m0511 from './0511_catalog_variant_indexes';
+import * as m0512 from './0512_catalog_technique_print_size';
 
 export const migrations = {
   '0001_aplt_schema': m0001,
@@ -10,4 +11,5 @@ export const migrations = {
   '0502_catalog_store_details': m0502,
   '0510_catalog_deferred_search': m0510,
   '0511_catalog_variant_indexes': m0511,
+  '0512_catalog_technique_print_size': m0512,
 };

@@ -102,6 +102,8 @@ export function mapTsvPrint(l: Line, supplier: string, seen: Set<string>): Print
   const code = `${supplier}-${requiredText(l.PrintCode, 'PrintCode')}`;
   const fullColour = bool(l.FullColor);
   const maxColours = optionalInt(l.MaxColors, 'MaxColors');
+  const widthMm = optionalDecimal(l.MaxPrintWidthMM, 'MaxPrintWidthMM');
+  const heightMm = optionalDecimal(l.MaxPrintHeightMM, 'MaxPrintHeightMM');
   const out: PrintRow[] = [];
   if (!seen.has(code)) {
     seen.add(code);
@@ -136,9 +138,10 @@ export function mapTsvPrint(l: Line, supplier: string, seen: Set<string>): Print
       masterCode: model,
       positionCode: requiredText(l.Position, 'Position'),
       positionName: text(l.Position),
-      widthMm: optionalDecimal(l.MaxPrintWidthMM, 'MaxPrintWidthMM'),
-      heightMm: optionalDecimal(l.MaxPrintHeightMM, 'MaxPrintHeightMM'),
-      techniques: [{ code, isDefault: bool(l.Default), maxColours }],
+      widthMm,
+      heightMm,
+      // One row per technique and position: the size is the technique's.
+      techniques: [{ code, isDefault: bool(l.Default), maxColours, widthMm, heightMm }],
     },
   });
   return out;

@@ -112,16 +112,27 @@ export function mapXmlPrintProduct(r: X, supplier: string): PrintRow[] {
   for (const job of asArray<X>(r.printjobs?.printjob)) {
     const code = `${supplier}-${requiredText(job.teccode, 'printjob.teccode')}`;
     for (const area of asArray<X>(job.areas?.area)) {
+      const widthMm = optionalDecimal(area.areawidth, 'areawidth');
+      // "areahight" is the supplier's spelling.
+      const heightMm = optionalDecimal(area.areahight, 'areahight');
       rows.push({
         type: 'position',
         row: {
           masterCode,
           positionCode: requiredText(area.areacode, 'areacode'),
           positionName: text(area.areaname),
-          widthMm: optionalDecimal(area.areawidth, 'areawidth'),
-          // "areahight" is the supplier's spelling.
-          heightMm: optionalDecimal(area.areahight, 'areahight'),
-          techniques: [{ code, isDefault: false, maxColours: optionalInt(job.maxcolour, 'maxcolour') }],
+          widthMm,
+          heightMm,
+          // Areas are listed per printjob: the size is the technique's at this position.
+          techniques: [
+            {
+              code,
+              isDefault: false,
+              maxColours: optionalInt(job.maxcolour, 'maxcolour'),
+              widthMm,
+              heightMm,
+            },
+          ],
         },
       });
     }
