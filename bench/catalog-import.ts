@@ -3,8 +3,10 @@
 // parse, COPY into a staging table, set-based upserts, one transaction per run), beside a raw
 // server-side COPY of the same rows into scratch tables in the same database and run. The search
 // refresh that a products run ends with is timed on its own and shown separately. Then the
-// commerce sync of the same catalog (made sellable) beside a raw COPY of the rows it writes.
-// Also the peak memory of the import.
+// commerce sync of the same catalog (made sellable) beside a raw COPY of the rows it writes, and
+// a second sync with nothing changed. Also the peak memory of the import, and last the floor of
+// any importer with our schema: the same rows, already parsed, INSERTed into the emptied real
+// tables with their indexes, foreign keys and SKU registry.
 //   npx tsx bench/catalog-import.ts            (BENCH_PRODUCTS=20000 for a quicker run)
 import { createWriteStream } from 'node:fs';
 import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
