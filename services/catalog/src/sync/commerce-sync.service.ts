@@ -92,7 +92,7 @@ export async function syncCommerceCatalog(
       const compared = scanned.filter((r) => stored.has(r.sku)).map((r) => r.id);
       const current = compared.length > 0 ? await fingerprints(aplt, compared) : new Map<number, string>();
       const changed = scanned
-        .filter((r) => current.get(r.id) === undefined || current.get(r.id) !== stored.get(r.sku))
+        .filter((r) => !stored.has(r.sku) || current.get(r.id) !== stored.get(r.sku))
         .map((r) => r.id);
       out.unchanged += scanned.length - changed.length;
       await forEachChunk(
@@ -161,8 +161,9 @@ async function syncCategories(aplt: Kysely<any>, trx: Transaction<any>): Promise
 }
 
 /**
- * What the sync copies of a product p, and its fingerprint: the one definition both the scan and
- * the full read use, so a product is rewritten exactly when something the sync writes changed.
+ * What the sync copies of a product p, and its fingerprint: the one definition both the
+ * comparison and the full read use, so a product is rewritten exactly when something the sync
+ * writes of it changed.
  */
 const source = sql`aplt_products p CROSS JOIN LATERAL (SELECT
     coalesce((SELECT json_agg(json_build_object('sku', v.sku, 'title', coalesce(v.color_name, v.sku), 'gtin', v.gtin) ORDER BY v.id)
