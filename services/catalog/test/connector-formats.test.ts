@@ -10,7 +10,8 @@ import { createRun, getRun, listRejects } from '../src/connectors/sync-run.repos
 import { listStoreProducts } from '../src/store/store.repository';
 import { fixtures, seedSuppliersAndCategories } from './helpers';
 
-const opts = { batchSize: 2, defaultMarginPercent: '40' };
+// Small batches and product chunks, so every feed here spans several of them.
+const opts = { batchSize: 2, productChunkRows: 2, defaultMarginPercent: '40' };
 
 describe('connector feed formats (file paths, streamed parsers, batched upserts)', () => {
   let aplt: TestPgDatabase;
@@ -217,6 +218,27 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     long_description: { nl: `Beschrijving van ${name}` },
     variants: [{ variant_id: `${code}-v`, sku: `${code}-01`, color_code: '01', color_description: 'Zwart' }],
     ...extra,
+  });
+
+  it('rolls back the chunks already written when a products feed breaks off', async () => {
+    const before = await sql<any>`SELECT sku, name_nl FROM aplt_products ORDER BY sku`.execute(aplt.db);
+    // Five products (three chunks of two) written before the file breaks off mid-record.
+    const records = ['PF-3001', 'PF-3002', 'PF-3003', 'PF-3004', 'PF-3005'].map((c) =>
+      JSON.stringify(pf(c, `Product ${c}`)),
+    );
+    const broken = join(scratch, 'broken-products.json');
+    await writeFile(broken, `[${records.join(',')},{"master_code": "PF-30`);
+    await sql`UPDATE aplt_suppliers SET settings = jsonb_set(settings, '{feeds,products}', ${JSON.stringify(broken)}::jsonb)
+      WHERE code = '06'`.execute(aplt.db);
+    const failed = await run('06_products');
+    expect(failed.run).toMatchObject({ status: 'failed', rows_inserted: 0 });
+    expect(
+      (await sql<any>`SELECT sku, name_nl FROM aplt_products ORDER BY sku`.execute(aplt.db)).rows,
+    ).toEqual(before.rows);
+    const found = await sql<any>`SELECT count(*)::int AS n FROM aplt_skus WHERE sku LIKE 'PF-300%'`.execute(
+      aplt.db,
+    );
+    expect(found.rows[0].n).toBe(0);
   });
 
   it('stages products through COPY: a duplicate and a row the database refuses are reported alone', async () => {
