@@ -10,8 +10,7 @@ import { createRun, getRun, listRejects } from '../src/connectors/sync-run.repos
 import { listStoreProducts } from '../src/store/store.repository';
 import { fixtures, seedSuppliersAndCategories } from './helpers';
 
-// Small batches and product chunks, so every feed here spans several of them.
-const opts = { batchSize: 2, productChunkRows: 2, defaultMarginPercent: '40' };
+const opts = { batchSize: 2, defaultMarginPercent: '40' };
 
 describe('connector feed formats (file paths, streamed parsers, batched upserts)', () => {
   let aplt: TestPgDatabase;
@@ -220,9 +219,9 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     ...extra,
   });
 
-  it('rolls back the chunks already written when a products feed breaks off', async () => {
+  it('keeps nothing of a products feed that breaks off', async () => {
     const before = await sql<any>`SELECT sku, name_nl FROM aplt_products ORDER BY sku`.execute(aplt.db);
-    // Five products (three chunks of two) written before the file breaks off mid-record.
+    // Five whole products, then the file breaks off mid-record.
     const records = ['PF-3001', 'PF-3002', 'PF-3003', 'PF-3004', 'PF-3005'].map((c) =>
       JSON.stringify(pf(c, `Product ${c}`)),
     );

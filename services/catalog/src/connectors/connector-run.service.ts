@@ -2,7 +2,7 @@ import { type Kysely, type PgClient, sql, type Transaction, withPgClient } from 
 import { refreshProductSearch } from '../search/search-index.repository';
 import type { ConnectorName, FeedFormat } from './connector-registry';
 import { defaultFormats, parsersByFormat } from './connector-registry';
-import { copyLine, CopyWriter, type Field } from './copy-writer';
+import { CopyWriter } from './copy-writer';
 import { openFeed } from './feed-source';
 import type { PositionRow, PrintRow, ProductRow, StockRow, TechniqueRow } from './feed-rows';
 import {
@@ -35,11 +35,6 @@ import { addRejects, finishRun, markRunning, supplierFeed, updateProgress } from
 export interface RunOptions {
   /** Rows per statement for the batched feeds (prices, print data). */
   batchSize: number;
-  /**
-   * Products staged and written per chunk while the rest of the feed is parsed (default 10,000:
-   * two chunks of a 200 MB feed are about 40 MB).
-   */
-  productChunkRows?: number;
   defaultMarginPercent: string;
   /** The run's time limit: aborts the feed download and the transaction (checked at each flush). */
   signal?: AbortSignal | undefined;
@@ -129,7 +124,7 @@ export async function runConnector(
     const parsers = parsersByFormat[format] ?? parsersByFormat[defaultFormats[connector.supplier]];
     const margin = String(supplier.settings?.margin_percent ?? opts.defaultMarginPercent);
     const input = await openFeed(location, opts.signal);
-    const timing = { write_ms: 0, feed_ms: 0, search_refresh_ms: 0, search_indexed: 0 };
+    const timing = { write_ms: 0, stage_ms: 0, search_refresh_ms: 0, search_indexed: 0 };
     try {
       await withPgClient(db, (client, conn) =>
         conn.transaction().execute(async (trx) => {
@@ -141,16 +136,9 @@ export async function runConnector(
           const start = performance.now();
           const s = connector.supplier;
           if (connector.kind === 'products') {
-            timing.feed_ms = await importProducts(
-              trx,
-              client,
-              s,
-              parsers.products(input),
-              report,
-              opts.productChunkRows ?? 10_000,
-            );
+            timing.stage_ms = await importProducts(trx, client, s, parsers.products(input), report);
           } else if (connector.kind === 'stock') {
-            timing.feed_ms = await importStock(trx, client, s, parsers.stock(input), report);
+            timing.stage_ms = await importStock(trx, client, s, parsers.stock(input), report);
           } else {
             const rows: AsyncIterable<Parsed<any>> =
               connector.kind === 'prices' ? parsers.prices(input) : parsers.printdata(input, s);
@@ -226,111 +214,44 @@ async function stream<T>(
   return copy.count;
 }
 
-/**
- * Like stream(), but in chunks that are written while the feed is still being parsed: each chunk
- * is COPYed to the stage and then applied, one after the other on the run's connection; the
- * parser waits only when it has a whole chunk ready before the server finished the one before.
- */
-async function streamInChunks<T>(
-  client: PgClient,
-  statement: string,
-  rows: AsyncIterable<Parsed<T>>,
-  report: RunReport,
-  stage: (row: T, ord: number, rowNumber: number) => Field[] | Reject,
-  chunkRows: number,
-  apply: (lo: number, hi: number) => Promise<void>,
-): Promise<{ count: number; readAt: number }> {
-  let text = '';
-  let count = 0;
-  let chunkStart = 0;
-  let progressAt = 0;
-  let server: Promise<void> = Promise.resolve();
-  /** Queues the rows parsed so far; resolves when the chunk queued before them is written. */
-  const ship = (): Promise<void> => {
-    const [chunk, lo, hi] = [text, chunkStart, count];
-    [text, chunkStart] = ['', count];
-    const previous = server;
-    server = previous.then(async () => {
-      await CopyWriter.send(client, statement, chunk);
-      await apply(lo, hi);
-    });
-    server.catch(() => {}); // observed by the next ship() or at the end
-    return previous;
-  };
-  try {
-    for await (const parsed of rows) {
-      report.read(parsed.rowNumber);
-      if ('reject' in parsed) report.reject({ rowNumber: parsed.rowNumber, ...parsed.reject });
-      else {
-        const fields = stage(parsed.row, count, parsed.rowNumber);
-        if (Array.isArray(fields)) {
-          text += copyLine(fields);
-          count++;
-        } else report.reject(fields);
-      }
-      if (count - chunkStart >= chunkRows) await ship();
-      if (report.pendingRejects >= 1000 || count - progressAt >= PROGRESS_EVERY) {
-        progressAt = count;
-        await report.flush();
-      }
-    }
-    const readAt = performance.now();
-    if (count > chunkStart) await ship();
-    await server;
-    return { count, readAt };
-  } catch (err) {
-    await server.catch(() => {}); // the connection must be idle before the transaction rolls back
-    throw err;
-  }
-}
-
 async function importProducts(
   trx: Trx,
   client: PgClient,
   supplier: string,
   rows: AsyncIterable<Parsed<ProductRow>>,
   report: RunReport,
-  chunkRows: number,
 ): Promise<number> {
   const start = performance.now();
   await createProductStage(trx);
   // Our SKU of every staged product -> its feed row: a second record for it is reported, the first counts.
   const seen = new Map<string, number>();
-  const { readAt } = await streamInChunks(
-    client,
-    copyStatement(productStage),
-    rows,
-    report,
-    (r, ord, rowNumber) => {
-      const sku = productSku(supplier, r.masterCode);
-      const first = seen.get(sku);
-      if (first !== undefined)
-        return {
-          rowNumber,
-          key: r.masterCode,
-          reason: `duplicate: row ${first} of the feed already gives product ${sku}`,
-          raw: r,
-        };
-      seen.set(sku, rowNumber);
-      return productFields(ord, rowNumber, sku, r);
-    },
-    chunkRows,
-    async (lo, hi) =>
-      report.add(
-        await applyInRanges(
-          trx,
-          lo,
-          hi,
-          (a, b) => applyStagedProducts(trx, supplier, a, b),
-          async (ord, reason) => report.reject(await refusedRow(trx, 'aplt_stage_products', ord, reason)),
-        ),
-      ),
-  );
+  const staged = await stream(client, copyStatement(productStage), rows, report, (r, ord, rowNumber) => {
+    const sku = productSku(supplier, r.masterCode);
+    const first = seen.get(sku);
+    if (first !== undefined)
+      return {
+        rowNumber,
+        key: r.masterCode,
+        reason: `duplicate: row ${first} of the feed already gives product ${sku}`,
+        raw: r,
+      };
+    seen.set(sku, rowNumber);
+    return productFields(ord, rowNumber, sku, r);
+  });
   seen.clear();
-  return Math.round(readAt - start);
+  const stageMs = Math.round(performance.now() - start);
+  const counts = await applyInRanges(
+    trx,
+    0,
+    staged,
+    (lo, hi) => applyStagedProducts(trx, supplier, lo, hi),
+    async (ord, reason) => report.reject(await refusedRow(trx, 'aplt_stage_products', ord, reason)),
+  );
+  report.add(counts);
+  return stageMs;
 }
 
-function productFields(ord: number, rowNumber: number, sku: string, r: ProductRow): Field[] {
+function productFields(ord: number, rowNumber: number, sku: string, r: ProductRow): unknown[] {
   const variants = new Map<string, object>();
   for (const v of r.variants) {
     const vsku = variantSku(sku, v.colorCode);

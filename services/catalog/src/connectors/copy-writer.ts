@@ -3,7 +3,7 @@ import { finished } from 'node:stream/promises';
 import type { PgClient } from '@aplt/db';
 import { from as copyFrom } from 'pg-copy-streams';
 
-export type Field = string | number | boolean | null | undefined;
+type Field = string | number | boolean | null | undefined;
 
 // Characters that COPY's text format gives a meaning; NUL cannot be stored in a text value at all.
 const special = /[\\\t\n\r\0]/;
@@ -14,13 +14,6 @@ export function copyField(v: Field): string {
   if (v === null || v === undefined) return '\\N';
   const s = typeof v === 'string' ? v : String(v);
   return special.test(s) ? s.replace(/[\\\t\n\r\0]/g, (c) => escapes[c] as string) : s;
-}
-
-/** One row in COPY text format, with its newline. */
-export function copyLine(fields: Field[]): string {
-  let line = '';
-  for (let i = 0; i < fields.length; i++) line += (i ? '\t' : '') + copyField(fields[i]);
-  return line + '\n';
 }
 
 /**
@@ -43,18 +36,10 @@ export class CopyWriter {
     return new CopyWriter(client.query(copyFrom(statement)));
   }
 
-  /** Sends rows already formatted by copyLine, in one COPY, and waits until the server has them. */
-  static async send(client: PgClient, statement: string, text: string): Promise<void> {
-    const copy = CopyWriter.open(client, statement);
-    for (let i = 0; i < text.length; i += 65_536) {
-      copy.buffer = text.slice(i, i + 65_536);
-      await copy.flush();
-    }
-    await copy.end();
-  }
-
   async row(fields: Field[]): Promise<void> {
-    this.buffer += copyLine(fields);
+    let line = '';
+    for (let i = 0; i < fields.length; i++) line += (i ? '\t' : '') + copyField(fields[i]);
+    this.buffer += line + '\n';
     this.rows++;
     if (this.buffer.length >= 65_536) await this.flush();
   }
