@@ -10,7 +10,8 @@ import { createRun, getRun, listRejects } from '../src/connectors/sync-run.repos
 import { listStoreProducts } from '../src/store/store.repository';
 import { fixtures, seedSuppliersAndCategories } from './helpers';
 
-const opts = { batchSize: 2, defaultMarginPercent: '40' };
+// Small batches and product chunks, so every feed here spans several of them.
+const opts = { batchSize: 2, productChunkRows: 2, defaultMarginPercent: '40' };
 
 describe('connector feed formats (file paths, streamed parsers, batched upserts)', () => {
   let aplt: TestPgDatabase;
@@ -221,7 +222,7 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
 
   it('keeps nothing of a products feed that breaks off', async () => {
     const before = await sql<any>`SELECT sku, name_nl FROM aplt_products ORDER BY sku`.execute(aplt.db);
-    // Five whole products, then the file breaks off mid-record.
+    // Five whole products (chunks of two are written meanwhile), then the file breaks off mid-record.
     const records = ['PF-3001', 'PF-3002', 'PF-3003', 'PF-3004', 'PF-3005'].map((c) =>
       JSON.stringify(pf(c, `Product ${c}`)),
     );

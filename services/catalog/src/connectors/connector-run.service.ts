@@ -1,8 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Kysely, type PgClient, sql, type Transaction, withPgClient } from '@aplt/db';
 import { refreshProductSearch } from '../search/search-index.repository';
 import type { ConnectorName, FeedFormat } from './connector-registry';
 import { defaultFormats, parsersByFormat } from './connector-registry';
-import { CopyWriter } from './copy-writer';
+import { copyLine, CopySpool, CopyWriter, type Field } from './copy-writer';
 import { openFeed } from './feed-source';
 import type { PositionRow, PrintRow, ProductRow, StockRow, TechniqueRow } from './feed-rows';
 import {
@@ -35,6 +38,11 @@ import { addRejects, finishRun, markRunning, supplierFeed, updateProgress } from
 export interface RunOptions {
   /** Rows per statement for the batched feeds (prices, print data). */
   batchSize: number;
+  /**
+   * Products per chunk: a chunk is COPYed and written on the server while the next ones are
+   * parsed and spooled to a temporary file (default 10,000).
+   */
+  productChunkRows?: number;
   defaultMarginPercent: string;
   /** The run's time limit: aborts the feed download and the transaction (checked at each flush). */
   signal?: AbortSignal | undefined;
@@ -124,7 +132,7 @@ export async function runConnector(
     const parsers = parsersByFormat[format] ?? parsersByFormat[defaultFormats[connector.supplier]];
     const margin = String(supplier.settings?.margin_percent ?? opts.defaultMarginPercent);
     const input = await openFeed(location, opts.signal);
-    const timing = { write_ms: 0, stage_ms: 0, search_refresh_ms: 0, search_indexed: 0 };
+    const timing = { write_ms: 0, feed_ms: 0, search_refresh_ms: 0, search_indexed: 0 };
     try {
       await withPgClient(db, (client, conn) =>
         conn.transaction().execute(async (trx) => {
@@ -136,9 +144,16 @@ export async function runConnector(
           const start = performance.now();
           const s = connector.supplier;
           if (connector.kind === 'products') {
-            timing.stage_ms = await importProducts(trx, client, s, parsers.products(input), report);
+            timing.feed_ms = await importProducts(
+              trx,
+              client,
+              s,
+              parsers.products(input),
+              report,
+              opts.productChunkRows ?? 10_000,
+            );
           } else if (connector.kind === 'stock') {
-            timing.stage_ms = await importStock(trx, client, s, parsers.stock(input), report);
+            timing.feed_ms = await importStock(trx, client, s, parsers.stock(input), report);
           } else {
             const rows: AsyncIterable<Parsed<any>> =
               connector.kind === 'prices' ? parsers.prices(input) : parsers.printdata(input, s);
@@ -214,44 +229,115 @@ async function stream<T>(
   return copy.count;
 }
 
+/**
+ * Like stream(), but in chunks that the server writes while the rest of the feed is parsed: each
+ * chunk is spooled to a temporary file here, then COPYed to the stage and applied, one after the
+ * other on the run's connection. Parsing never waits for the database, and the database starts
+ * writing after the first chunk instead of after the whole feed.
+ */
+async function streamInChunks<T>(
+  client: PgClient,
+  statement: string,
+  rows: AsyncIterable<Parsed<T>>,
+  report: RunReport,
+  stage: (row: T, ord: number, rowNumber: number) => Field[] | Reject,
+  chunkRows: number,
+  apply: (lo: number, hi: number) => Promise<void>,
+): Promise<{ count: number; readAt: number }> {
+  const dir = await mkdtemp(join(tmpdir(), 'aplt-import-'));
+  let spool = new CopySpool(join(dir, '0'));
+  let count = 0;
+  let chunkStart = 0;
+  let progressAt = 0;
+  let server: Promise<void> = Promise.resolve();
+  /** Closes the current spool and queues its COPY and apply behind the chunks before it. */
+  const ship = async () => {
+    const [done, lo, hi] = [spool, chunkStart, count];
+    [spool, chunkStart] = [new CopySpool(join(dir, String(hi))), count];
+    await done.close();
+    server = server.then(async () => {
+      await done.send(client, statement);
+      await apply(lo, hi);
+    });
+    server.catch(() => {}); // observed at the end, or by the catch below
+  };
+  try {
+    for await (const parsed of rows) {
+      report.read(parsed.rowNumber);
+      if ('reject' in parsed) report.reject({ rowNumber: parsed.rowNumber, ...parsed.reject });
+      else {
+        const fields = stage(parsed.row, count, parsed.rowNumber);
+        if (Array.isArray(fields)) {
+          await spool.write(copyLine(fields));
+          count++;
+        } else report.reject(fields);
+      }
+      if (count - chunkStart >= chunkRows) await ship();
+      if (report.pendingRejects >= 1000 || count - progressAt >= PROGRESS_EVERY) {
+        progressAt = count;
+        await report.flush();
+      }
+    }
+    const readAt = performance.now();
+    if (count > chunkStart) await ship();
+    await server;
+    return { count, readAt };
+  } catch (err) {
+    await server.catch(() => {}); // the connection must be idle before the transaction rolls back
+    throw err;
+  } finally {
+    await spool.close().catch(() => {});
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 async function importProducts(
   trx: Trx,
   client: PgClient,
   supplier: string,
   rows: AsyncIterable<Parsed<ProductRow>>,
   report: RunReport,
+  chunkRows: number,
 ): Promise<number> {
   const start = performance.now();
   await createProductStage(trx);
   // Our SKU of every staged product -> its feed row: a second record for it is reported, the first counts.
   const seen = new Map<string, number>();
-  const staged = await stream(client, copyStatement(productStage), rows, report, (r, ord, rowNumber) => {
-    const sku = productSku(supplier, r.masterCode);
-    const first = seen.get(sku);
-    if (first !== undefined)
-      return {
-        rowNumber,
-        key: r.masterCode,
-        reason: `duplicate: row ${first} of the feed already gives product ${sku}`,
-        raw: r,
-      };
-    seen.set(sku, rowNumber);
-    return productFields(ord, rowNumber, sku, r);
-  });
-  seen.clear();
-  const stageMs = Math.round(performance.now() - start);
-  const counts = await applyInRanges(
-    trx,
-    0,
-    staged,
-    (lo, hi) => applyStagedProducts(trx, supplier, lo, hi),
-    async (ord, reason) => report.reject(await refusedRow(trx, 'aplt_stage_products', ord, reason)),
+  const { readAt } = await streamInChunks(
+    client,
+    copyStatement(productStage),
+    rows,
+    report,
+    (r, ord, rowNumber) => {
+      const sku = productSku(supplier, r.masterCode);
+      const first = seen.get(sku);
+      if (first !== undefined)
+        return {
+          rowNumber,
+          key: r.masterCode,
+          reason: `duplicate: row ${first} of the feed already gives product ${sku}`,
+          raw: r,
+        };
+      seen.set(sku, rowNumber);
+      return productFields(ord, rowNumber, sku, r);
+    },
+    chunkRows,
+    async (lo, hi) =>
+      report.add(
+        await applyInRanges(
+          trx,
+          lo,
+          hi,
+          (a, b) => applyStagedProducts(trx, supplier, a, b),
+          async (ord, reason) => report.reject(await refusedRow(trx, 'aplt_stage_products', ord, reason)),
+        ),
+      ),
   );
-  report.add(counts);
-  return stageMs;
+  seen.clear();
+  return Math.round(readAt - start);
 }
 
-function productFields(ord: number, rowNumber: number, sku: string, r: ProductRow): unknown[] {
+function productFields(ord: number, rowNumber: number, sku: string, r: ProductRow): Field[] {
   const variants = new Map<string, object>();
   for (const v of r.variants) {
     const vsku = variantSku(sku, v.colorCode);

@@ -1,9 +1,11 @@
 import { once } from 'node:events';
-import { finished } from 'node:stream/promises';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { finished, pipeline } from 'node:stream/promises';
 import type { PgClient } from '@aplt/db';
 import { from as copyFrom } from 'pg-copy-streams';
 
-type Field = string | number | boolean | null | undefined;
+export type Field = string | number | boolean | null | undefined;
 
 // Characters that COPY's text format gives a meaning; NUL cannot be stored in a text value at all.
 const special = /[\\\t\n\r\0]/;
@@ -14,6 +16,13 @@ export function copyField(v: Field): string {
   if (v === null || v === undefined) return '\\N';
   const s = typeof v === 'string' ? v : String(v);
   return special.test(s) ? s.replace(/[\\\t\n\r\0]/g, (c) => escapes[c] as string) : s;
+}
+
+/** One row in COPY text format, with its newline. */
+export function copyLine(fields: Field[]): string {
+  let line = '';
+  for (let i = 0; i < fields.length; i++) line += (i ? '\t' : '') + copyField(fields[i]);
+  return line + '\n';
 }
 
 /**
@@ -37,9 +46,7 @@ export class CopyWriter {
   }
 
   async row(fields: Field[]): Promise<void> {
-    let line = '';
-    for (let i = 0; i < fields.length; i++) line += (i ? '\t' : '') + copyField(fields[i]);
-    this.buffer += line + '\n';
+    this.buffer += copyLine(fields);
     this.rows++;
     if (this.buffer.length >= 65_536) await this.flush();
   }
@@ -68,5 +75,42 @@ export class CopyWriter {
   async abort(reason: Error): Promise<void> {
     this.stream.destroy(reason);
     await finished(this.stream).catch(() => {});
+  }
+}
+
+/**
+ * Rows formatted by copyLine, parked in a temporary file until the connection is free to COPY
+ * them: however far parsing runs ahead of the database, memory stays at one 64 KB buffer.
+ */
+export class CopySpool {
+  private buffer = '';
+  private readonly out: WriteStream;
+
+  constructor(readonly path: string) {
+    this.out = createWriteStream(path);
+    this.out.on('error', () => {}); // surfaces at the next write or at close()
+  }
+
+  async write(line: string): Promise<void> {
+    this.buffer += line;
+    if (this.buffer.length < 65_536) return;
+    const chunk = this.buffer;
+    this.buffer = '';
+    if (!this.out.write(chunk)) await once(this.out, 'drain');
+  }
+
+  async close(): Promise<void> {
+    this.out.end(this.buffer);
+    this.buffer = '';
+    await finished(this.out);
+  }
+
+  /** COPYs the spooled rows on `client` and removes the file. */
+  async send(client: PgClient, statement: string): Promise<void> {
+    try {
+      await pipeline(createReadStream(this.path), client.query(copyFrom(statement)));
+    } finally {
+      await rm(this.path, { force: true });
+    }
   }
 }
