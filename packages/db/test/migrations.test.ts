@@ -140,9 +140,16 @@ describe('aplt integrity rules enforced by the database', () => {
         '200-01.002',
       ]);
 
+      // A variant moved to another product: its registry row follows (found by its SKU).
+      await sql`update aplt_product_variants set product_id = (select id from aplt_products where sku = '200-01')
+        where sku = '100-01.002'`.execute(db);
+      const moved = await sql<{ product_sku: string }>`select p.sku as product_sku from aplt_skus s
+        join aplt_products p on p.id = s.product_id where s.sku = '100-01.002'`.execute(db);
+      expect(moved.rows).toEqual([{ product_sku: '200-01' }]);
+
       await sql`delete from aplt_product_variants where sku = '200-01.002'`.execute(db);
       await sql`delete from aplt_products where sku = '101-01'`.execute(db);
-      expect(await registry()).toEqual(['200-01', '200-01.001']);
+      expect(await registry()).toEqual(['100-01.002', '200-01', '200-01.001']);
       const stock = await sql<{ sku: string }>`select sku from aplt_stock order by sku`.execute(db);
       expect(stock.rows).toEqual([{ sku: '200-01' }]);
 
