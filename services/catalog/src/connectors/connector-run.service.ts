@@ -250,8 +250,11 @@ async function streamInChunks<T>(
   let chunkStart = 0;
   let progressAt = 0;
   let server: Promise<void> = Promise.resolve();
+  let failure: { error: unknown } | null = null;
   /** Closes the current spool and queues its COPY and apply behind the chunks before it. */
   const ship = async () => {
+    // A chunk the server could not write ends the run now, not after the rest of the feed.
+    if (failure) throw failure.error;
     const [done, lo, hi] = [spool, chunkStart, count];
     [spool, chunkStart] = [new CopySpool(join(dir, String(hi))), count];
     await done.close();
@@ -259,7 +262,7 @@ async function streamInChunks<T>(
       await done.send(client, statement);
       await apply(lo, hi);
     });
-    server.catch(() => {}); // observed at the end, or by the catch below
+    server.catch((error: unknown) => (failure ??= { error }));
   };
   try {
     for await (const parsed of rows) {
