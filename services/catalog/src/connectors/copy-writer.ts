@@ -84,16 +84,21 @@ export class CopyWriter {
  */
 export class CopySpool {
   private buffer = '';
+  private error: Error | null = null;
   private readonly out: WriteStream;
 
   constructor(readonly path: string) {
     this.out = createWriteStream(path);
-    this.out.on('error', () => {}); // surfaces at the next write or at close()
+    // A failed file (disk full) surfaces at the next write or at close(), never as a hang.
+    this.out.on('error', (err: Error) => {
+      this.error ??= err;
+    });
   }
 
   async write(line: string): Promise<void> {
     this.buffer += line;
     if (this.buffer.length < 65_536) return;
+    if (this.error) throw this.error;
     const chunk = this.buffer;
     this.buffer = '';
     if (!this.out.write(chunk)) await once(this.out, 'drain');
