@@ -322,13 +322,13 @@ describe('sample feeds of suppliers 04, 05, 07 and 09', () => {
 
     expect(await products('09')).toEqual([
       {
-        sku: 'GV5501-09',
+        sku: 'GV5601-09',
         name_nl: 'Katoenen draagtas 140 gr/m²',
         name_en: null,
         is_sellable: true,
         purchase_price: '1.1200',
         retail_price_100: '1.5680',
-        variants: ['GV5501-09.03', 'GV5501-09.13'],
+        variants: ['GV5601-09.03', 'GV5601-09.13'],
       },
       {
         sku: 'GV6120-09',
@@ -350,15 +350,15 @@ describe('sample feeds of suppliers 04, 05, 07 and 09', () => {
       },
     ]);
     expect(await stock('09')).toEqual([
-      { sku: 'GV5501-09.03', quantity: 4100, next_arrival_date: null },
-      { sku: 'GV5501-09.13', quantity: 15200, next_arrival_date: '2026-12-15' },
+      { sku: 'GV5601-09.03', quantity: 4100, next_arrival_date: null },
+      { sku: 'GV5601-09.13', quantity: 15200, next_arrival_date: '2026-12-15' },
       { sku: 'GV6120-09.05', quantity: 380, next_arrival_date: null },
       { sku: 'GV7003-09.99', quantity: 9800, next_arrival_date: null },
     ]);
     // The feed gives centimetres; positions are stored in millimetres.
     expect(await positions('09')).toEqual([
-      { sku: 'GV5501-09', position_code: 'ACHTERZIJDE', print_area: '250x300', techniques: ['09-ZD'] },
-      { sku: 'GV5501-09', position_code: 'VOORZIJDE', print_area: '250x300', techniques: ['09-ZD'] },
+      { sku: 'GV5601-09', position_code: 'ACHTERZIJDE', print_area: '250x300', techniques: ['09-ZD'] },
+      { sku: 'GV5601-09', position_code: 'VOORZIJDE', print_area: '250x300', techniques: ['09-ZD'] },
       { sku: 'GV6120-09', position_code: 'BAAN1', print_area: '250x175', techniques: ['09-ZD'] },
       { sku: 'GV7003-09', position_code: 'VOORZIJDE', print_area: '40x22', techniques: ['09-LG', '09-TD'] },
     ]);
