@@ -195,6 +195,39 @@ export async function runConnector(
 const PROGRESS_EVERY = 10_000;
 
 /**
+ * Reads the feed: reports its rejects, hands every row `stage` accepts to `write` (its position
+ * among the staged rows is its ord), calls `afterRow` after each record and writes the progress
+ * figures every PROGRESS_EVERY rows. Returns how many rows were staged.
+ */
+async function stageRows<T>(
+  rows: AsyncIterable<Parsed<T>>,
+  report: RunReport,
+  stage: (row: T, ord: number, rowNumber: number) => Field[] | Reject,
+  write: (fields: Field[]) => Promise<void>,
+  afterRow: (staged: number) => Promise<void> = async () => {},
+): Promise<number> {
+  let staged = 0;
+  let progressAt = 0;
+  for await (const parsed of rows) {
+    report.read(parsed.rowNumber);
+    if ('reject' in parsed) report.reject({ rowNumber: parsed.rowNumber, ...parsed.reject });
+    else {
+      const fields = stage(parsed.row, staged, parsed.rowNumber);
+      if (Array.isArray(fields)) {
+        await write(fields);
+        staged++;
+      } else report.reject(fields);
+    }
+    await afterRow(staged);
+    if (report.pendingRejects >= 1000 || staged - progressAt >= PROGRESS_EVERY) {
+      progressAt = staged;
+      await report.flush();
+    }
+  }
+  return staged;
+}
+
+/**
  * Streams mapped rows into COPY; a feed that fails mid-way cancels the COPY, so the transaction
  * can roll back. Returns how many rows were staged.
  */
@@ -203,24 +236,11 @@ async function stream<T>(
   statement: string,
   rows: AsyncIterable<Parsed<T>>,
   report: RunReport,
-  stage: (row: T, ord: number, rowNumber: number) => unknown[] | Reject,
+  stage: (row: T, ord: number, rowNumber: number) => Field[] | Reject,
 ): Promise<number> {
   const copy = CopyWriter.open(client, statement);
-  let progressAt = 0;
   try {
-    for await (const parsed of rows) {
-      report.read(parsed.rowNumber);
-      if ('reject' in parsed) report.reject({ rowNumber: parsed.rowNumber, ...parsed.reject });
-      else {
-        const fields = stage(parsed.row, copy.count, parsed.rowNumber);
-        if (Array.isArray(fields)) await copy.row(fields as Parameters<CopyWriter['row']>[0]);
-        else report.reject(fields);
-      }
-      if (report.pendingRejects >= 1000 || copy.count - progressAt >= PROGRESS_EVERY) {
-        progressAt = copy.count;
-        await report.flush();
-      }
-    }
+    await stageRows(rows, report, stage, (fields) => copy.row(fields));
     await copy.end();
   } catch (err) {
     await copy.abort(err instanceof Error ? err : new Error(String(err)));
@@ -246,17 +266,15 @@ async function streamInChunks<T>(
 ): Promise<{ count: number; readAt: number }> {
   const dir = await mkdtemp(join(tmpdir(), 'aplt-import-'));
   let spool = new CopySpool(join(dir, '0'));
-  let count = 0;
   let chunkStart = 0;
-  let progressAt = 0;
   let server: Promise<void> = Promise.resolve();
   let failure: { error: unknown } | null = null;
-  /** Closes the current spool and queues its COPY and apply behind the chunks before it. */
-  const ship = async () => {
+  /** Closes the current spool (rows up to `hi`) and queues its COPY and apply behind the chunks before it. */
+  const ship = async (hi: number) => {
     // A chunk the server could not write ends the run now, not after the rest of the feed.
     if (failure) throw failure.error;
-    const [done, lo, hi] = [spool, chunkStart, count];
-    [spool, chunkStart] = [new CopySpool(join(dir, String(hi))), count];
+    const [done, lo] = [spool, chunkStart];
+    [spool, chunkStart] = [new CopySpool(join(dir, String(hi))), hi];
     await done.close();
     server = server.then(async () => {
       await done.send(client, statement);
@@ -265,24 +283,17 @@ async function streamInChunks<T>(
     server.catch((error: unknown) => (failure ??= { error }));
   };
   try {
-    for await (const parsed of rows) {
-      report.read(parsed.rowNumber);
-      if ('reject' in parsed) report.reject({ rowNumber: parsed.rowNumber, ...parsed.reject });
-      else {
-        const fields = stage(parsed.row, count, parsed.rowNumber);
-        if (Array.isArray(fields)) {
-          await spool.write(copyLine(fields));
-          count++;
-        } else report.reject(fields);
-      }
-      if (count - chunkStart >= chunkRows) await ship();
-      if (report.pendingRejects >= 1000 || count - progressAt >= PROGRESS_EVERY) {
-        progressAt = count;
-        await report.flush();
-      }
-    }
+    const count = await stageRows(
+      rows,
+      report,
+      stage,
+      (fields) => spool.write(copyLine(fields)),
+      async (staged) => {
+        if (staged - chunkStart >= chunkRows) await ship(staged);
+      },
+    );
     const readAt = performance.now();
-    if (count > chunkStart) await ship();
+    if (count > chunkStart) await ship(count);
     await server;
     return { count, readAt };
   } catch (err) {
