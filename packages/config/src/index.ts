@@ -2,3 +2,4 @@ export { loadEnv, ConfigError } from './load-env';
 export * as env from './fields';
 export { pgEnv, mysqlEnv, redisEnv, httpEnv, jwtEnv, smtpEnv, licenseEnv, pgAddressFromEnv } from './common';
 export { ServicePorts, type ServiceName, serviceNames } from './ports';
+export { chromiumArgs } from './chromium';

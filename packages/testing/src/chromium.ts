@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromiumArgs } from '@aplt/config';
 import puppeteer, { type Browser } from 'puppeteer-core';
 
 /** Debian's Chromium with a fresh profile, no network side traffic. */
@@ -10,15 +11,7 @@ export async function launchChromium(): Promise<{ browser: Browser; close(): Pro
     executablePath: '/usr/bin/chromium',
     headless: true,
     userDataDir: profile,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-dev-shm-usage',
-    ],
+    args: [...chromiumArgs],
   });
   // Every page, popups included, may wait long: under a full parallel test run on two cores a
   // renderer can be starved for longer than puppeteer's 30 s default.

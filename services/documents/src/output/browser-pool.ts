@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { chromiumArgs } from '@aplt/config';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 
 export interface BrowserPoolOptions {
@@ -11,24 +12,13 @@ export interface BrowserPoolOptions {
   onEvent?: (event: 'launch' | 'crash', detail: Record<string, unknown>) => void;
 }
 
-/** Flags that keep a headless render quiet and lean; Debian's sandbox needs user namespaces we lack. */
-export const BROWSER_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-dev-shm-usage',
-];
-
 /** Launches Debian's Chromium headless with our flags (the pool's browsers and benchmarks' baseline). */
 export function launchChromium(executablePath: string): Promise<Browser> {
   const shell = executablePath.includes('headless-shell');
   return puppeteer.launch({
     executablePath,
     headless: shell ? 'shell' : true,
-    args: BROWSER_ARGS,
+    args: [...chromiumArgs],
     // The service's own shutdown closes the browser; let the process signals reach Node.
     handleSIGINT: false,
     handleSIGTERM: false,

@@ -1,15 +1,5 @@
+import { chromiumArgs } from '@aplt/config';
 import puppeteer, { type Browser } from 'puppeteer-core';
-
-/** Flags for a headless Chromium that must never reach the network or keep state. */
-export const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-dev-shm-usage',
-];
 
 /**
  * One headless Chromium per process, launched on first use and shared by every render (a new
@@ -23,7 +13,7 @@ export class BrowserPool {
 
   private get(): Promise<Browser> {
     this.browser ??= puppeteer
-      .launch({ executablePath: this.executablePath, headless: true, args: chromiumArgs })
+      .launch({ executablePath: this.executablePath, headless: true, args: [...chromiumArgs] })
       .then((b) => {
         b.on('disconnected', () => {
           this.browser = undefined;
