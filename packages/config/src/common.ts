@@ -1,4 +1,4 @@
-import { bool, int, list, logLevel, optionalStr, port, str } from './fields';
+import { bool, int, key, list, logLevel, optionalStr, port, secret, str } from './fields';
 
 /** Postgres server that holds the control plane, access and (by default) every tenant database. */
 export const pgEnv = {
@@ -37,8 +37,19 @@ export const httpEnv = {
 
 export const jwtEnv = {
   // Master secret; each tenant signs with a key derived from it, so a token never crosses tenants.
-  JWT_SECRET: str('dev-only-jwt-secret-change-me'),
+  JWT_SECRET: secret(),
   JWT_TTL_SECONDS: int(86400),
+};
+
+/** What every tenant backend needs to trust a request: only the access service's signature. */
+export const assertionEnv = {
+  // Public half of the access service's Ed25519 key; requests without an assertion it signed are refused.
+  ACCESS_ASSERTION_PUBLIC_KEY: key(),
+};
+
+/** The bearer token services present to each other's internal routes (never routed by the proxy). */
+export const serviceTokenEnv = {
+  SERVICE_TOKEN: secret(),
 };
 
 export const smtpEnv = {

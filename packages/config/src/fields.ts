@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secretProblem } from './secrets';
 
 /** Field builders for environment variables, which always arrive as strings. */
 export const str = (fallback?: string) =>
@@ -39,3 +40,27 @@ export const logLevel = () =>
   z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 export const oneOf = <T extends string>(values: readonly [T, ...T[]], fallback: T) =>
   z.enum(values).default(fallback);
+
+/** Marks a field whose value must never be echoed in an error message. */
+export const SECRET = 'secret';
+
+/**
+ * A secret: required, no default, never a published or placeholder value (see secrets.ts). The
+ * start command writes generated ones to .run/secrets.env; tests make their own.
+ */
+export const secret = () =>
+  z
+    .string()
+    .min(1)
+    .superRefine((v, ctx) => {
+      const problem = secretProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .describe(SECRET);
+
+/** A base64 DER key (PKCS#8 private or SPKI public): required, no default. */
+export const key = () =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9+/]+=*$/, 'expected base64 DER (deploy/secrets.ts generates it)')
+    .describe(SECRET);

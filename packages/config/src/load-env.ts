@@ -28,7 +28,10 @@ export function loadEnv<S extends z.ZodRawShape>(
   const problems = result.error.issues.map((issue) => {
     const name = issue.path.join('.') || '(root)';
     const given = cleaned[String(issue.path[0])];
-    const shown = given === undefined ? 'missing' : `got ${JSON.stringify(given)}`;
+    // A secret's value never reaches a log, even a wrong one.
+    const isSecret = (shape[String(issue.path[0])] as z.ZodType | undefined)?.description === 'secret';
+    const shown =
+      given === undefined ? 'missing' : isSecret ? 'value hidden' : `got ${JSON.stringify(given)}`;
     return `${name}: ${issue.message} (${shown})`;
   });
   throw new ConfigError(problems);

@@ -14,7 +14,14 @@ export {
   type DatabaseKind,
   databaseKinds,
 } from './migrate';
-export { TenantRegistry, type TenantRecord, type TenantKind, tenantKinds, type DbLocation } from './registry';
+export {
+  TenantRegistry,
+  type TenantRecord,
+  type TenantKind,
+  tenantKinds,
+  type DbLocation,
+  normaliseHost,
+} from './registry';
 export { TenantDatabases } from './tenant-databases';
 export {
   ensurePgDatabase,

@@ -153,10 +153,21 @@ export class TenantRegistry {
   }
 }
 
-/** Host header without port, lower case: `Acme.localhost:8080` -> `acme.localhost`. */
-export function normaliseHost(host: string): string {
-  const h = host.trim().toLowerCase();
-  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
+/**
+ * The one spelling of a host for every lookup, key and comparison: lower case, no port, no
+ * trailing dot. `STARK.LOCALHOST`, `Stark.localhost.` and `stark.localhost:8080` are one host, so
+ * a rate limit, a lockout or an identity assertion keyed on it cannot be dodged by respelling.
+ */
+export function normaliseHost(raw: string | undefined): string {
+  if (!raw) return '';
+  let h = raw.trim().toLowerCase();
+  if (h.startsWith('[')) {
+    const end = h.indexOf(']');
+    return end < 0 ? h : h.slice(0, end + 1);
+  }
   const colon = h.lastIndexOf(':');
-  return colon > -1 && h.indexOf(':') === colon ? h.slice(0, colon) : h;
+  // One colon: host:port. More than one without brackets: a bare IPv6 address, kept whole.
+  if (colon > -1 && h.indexOf(':') === colon) h = h.slice(0, colon);
+  while (h.endsWith('.')) h = h.slice(0, -1);
+  return h;
 }

@@ -15,7 +15,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { errorHandlerPlugin } from './error-handler';
 import { healthPlugin } from './health';
 import { licenseGuardPlugin } from './license-guard';
+import { type OperatorOptions, operatorPlugin } from './operator-plugin';
+import { stringInputPlugin } from './string-input';
 import { tenantPlugin } from './tenant-plugin';
+import { trustPlugin } from './trust-plugin';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -43,8 +46,17 @@ export interface AppOptions {
   prettyLogs?: boolean;
   /** Proxies whose X-Forwarded-* headers are believed; request.ip is then the real client. */
   trustedProxies?: string[];
-  /** Resolve request.tenant from the Host header (multi-tenant backends). */
+  /**
+   * Resolve request.tenant from the Host header: a tenant backend. Such an app also demands the
+   * access service's identity assertion on every tenant route, so `assertionPublicKey` is required.
+   */
   registry?: TenantRegistry;
+  /** Public key (SPKI DER, base64) of the access service's identity assertions. */
+  assertionPublicKey?: string;
+  /** Bearer token of this service's internal routes (`config.serviceToken`). */
+  serviceToken?: string;
+  /** Who may read `/docs` and `/metrics` (see operator-plugin). */
+  operators?: OperatorOptions;
   /** Guard routes by the route-to-feature map. Needs `registry`. */
   licenses?: FeatureSource;
   /** Master secret for tenant JWTs (admin and customer tokens). */
@@ -98,7 +110,17 @@ export async function createApp(opts: AppOptions): Promise<App> {
   app.decorateRequest('actor', null);
 
   await app.register(errorHandlerPlugin);
+  await app.register(stringInputPlugin);
   await app.register(cookie);
+  if (opts.registry) {
+    if (!opts.assertionPublicKey) throw new Error(`${opts.name}: a tenant backend needs assertionPublicKey`);
+    await app.register(trustPlugin, {
+      assertionPublicKey: opts.assertionPublicKey,
+      serviceToken: opts.serviceToken,
+    });
+  }
+  // Before the docs register their routes: the plugin marks them as operator routes.
+  await app.register(operatorPlugin, opts.operators ?? {});
   if (opts.docs !== false) {
     await app.register(swagger, {
       openapi: { info: { title: `${opts.name} service`, version: '1.0.0' } },

@@ -19,3 +19,17 @@ export { runService } from './run-service';
 export { tenantContextFromEnv, pingPg, type TenantContext } from './tenant-context';
 export { CUSTOMER_COOKIE, SESSION_COOKIE } from './auth-hooks';
 export { bootTenantService, type TenantServiceDeps } from './bootstrap';
+export {
+  ASSERTION_HEADER,
+  ASSERTION_TTL_SECONDS,
+  AssertionSigner,
+  AssertionVerifier,
+  type AssertionClaims,
+  type AssertionInput,
+} from './assertion';
+export { safeEqual } from './safe-compare';
+export { normaliseHost } from '@aplt/db';
+export { bearerToken } from './trust-plugin';
+export { OPERATOR_ROLE, type OperatorOptions } from './operator-plugin';
+export { checkFeatureDeclaration, needsFeatureDeclaration } from './license-guard';
+export { badStringPath } from './string-input';

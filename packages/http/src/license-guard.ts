@@ -1,5 +1,5 @@
-import { type FeatureSource, featureForPath } from '@aplt/licensing';
-import type { FastifyInstance } from 'fastify';
+import { type FeatureKey, type FeatureSource, isFeatureKey } from '@aplt/licensing';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from './errors';
 
@@ -7,29 +7,60 @@ declare module 'fastify' {
   interface FastifyInstance {
     licenses: FeatureSource;
   }
+  interface FastifyContextConfig {
+    /**
+     * The licensed feature this route belongs to: the guard answers 403 when the tenant does
+     * not have it. Every `/admin/*` and `/store/*` route must say, or say `null` with a
+     * `featureReason`; an app with an undeclared route does not start.
+     */
+    feature?: FeatureKey | null;
+    /** Why a route belongs to no feature (required with `feature: null`). */
+    featureReason?: string;
+  }
+}
+
+/** Routes that must declare their feature: the tenant backend's admin and store APIs. */
+export function needsFeatureDeclaration(url: string): boolean {
+  return /^\/(admin|store)(\/|$)/.test(url);
+}
+
+/** Throws when a route that must declare its feature does not, or declares an unknown one. */
+export function checkFeatureDeclaration(route: Pick<RouteOptions, 'url' | 'method' | 'config'>): void {
+  if (!needsFeatureDeclaration(route.url)) return;
+  const config = (route.config ?? {}) as { feature?: unknown; featureReason?: unknown };
+  const where = `${String(route.method)} ${route.url}`;
+  if (config.feature === undefined)
+    throw new Error(`${where} declares no licensed feature (config.feature, or null with featureReason)`);
+  if (config.feature === null) {
+    if (typeof config.featureReason !== 'string' || !config.featureReason.trim())
+      throw new Error(`${where} has feature: null without a featureReason`);
+    return;
+  }
+  if (typeof config.feature !== 'string' || !isFeatureKey(config.feature))
+    throw new Error(`${where} declares unknown feature ${JSON.stringify(config.feature)}`);
 }
 
 /**
- * Answers 403 {message: 'Feature not available', feature} on every route the route-to-feature
- * map assigns to a feature the tenant does not have. The license revision goes in a header so
- * an operator can see which license state a refusal came from.
+ * Answers 403 {message: 'Feature not available', feature} on every route whose declared feature
+ * the tenant does not have. The guard reads the matched route's own declaration, never the URL,
+ * so no spelling of a path (percent-encoding, case, dot segments) can reach a route unguarded.
+ * The license revision goes in a header so an operator can see which state a refusal came from.
  */
 export const licenseGuardPlugin = fp(
   async (app: FastifyInstance, opts: { licenses: FeatureSource }) => {
     app.decorate('licenses', opts.licenses);
+    app.addHook('onRoute', (route) => checkFeatureDeclaration(route));
     app.addHook('onRequest', async (request) => {
-      if (!request.tenant || !request.routeOptions.url) return;
-      const feature = featureForPath(request.url);
-      if (!feature || opts.licenses.isFeatureEnabled(request.tenant.id, feature)) return;
+      const feature = request.routeOptions.config.feature;
+      if (!feature || !request.tenant) return;
+      if (opts.licenses.isFeatureEnabled(request.tenant.id, feature)) return;
       const revision = opts.licenses.status(request.tenant.id).revision;
       throw new HttpError(
         403,
         'not_allowed',
         'Feature not available',
         { feature },
-        {
-          'x-license-revision': revision ?? 'none',
-        },
+        { 'x-license-revision': revision ?? 'none' },
       );
     });
   },

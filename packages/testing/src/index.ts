@@ -15,3 +15,4 @@ export { httpRequest, type HttpResponse } from './http-request';
 export { freePort } from '@aplt/proxy';
 export { startTestProxy, type TestProxy } from './proxy';
 export { launchChromium } from './chromium';
+export { testSecrets, viaProxy } from './secrets';

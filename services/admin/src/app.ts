@@ -14,6 +14,7 @@ export async function buildApp(deps: Deps, config: Config) {
     registry: deps.registry,
     licenses: deps.licenses,
     jwtSecret: config.JWT_SECRET,
+    assertionPublicKey: config.ACCESS_ASSERTION_PUBLIC_KEY,
   });
 
   // The tenant backend's root: which tenant this host is, so a person (or a test) can see it.

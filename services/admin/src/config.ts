@@ -1,9 +1,10 @@
-import { env, httpEnv, jwtEnv, loadEnv, redisEnv, ServicePorts } from '@aplt/config';
+import { assertionEnv, env, httpEnv, jwtEnv, loadEnv, redisEnv, ServicePorts } from '@aplt/config';
 
 export const configShape = {
   PORT: env.port(ServicePorts['admin']),
   ...httpEnv,
   ...jwtEnv,
+  ...assertionEnv,
   ...redisEnv,
 };
 

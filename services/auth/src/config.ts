@@ -1,9 +1,10 @@
-import { env, httpEnv, jwtEnv, loadEnv, redisEnv, ServicePorts, smtpEnv } from '@aplt/config';
+import { assertionEnv, env, httpEnv, jwtEnv, loadEnv, redisEnv, ServicePorts, smtpEnv } from '@aplt/config';
 
 export const configShape = {
   PORT: env.port(ServicePorts['auth']),
   ...httpEnv,
   ...jwtEnv,
+  ...assertionEnv,
   ...redisEnv,
   ...smtpEnv,
   // Admin panel base for reset links when the tenant registry names none (else the request's origin).

@@ -1,4 +1,4 @@
-import { env, httpEnv, jwtEnv, loadEnv, pgEnv, redisEnv, ServicePorts } from '@aplt/config';
+import { assertionEnv, env, httpEnv, jwtEnv, loadEnv, pgEnv, redisEnv, ServicePorts } from '@aplt/config';
 import { queueCatalog } from '@aplt/queue';
 import { z } from 'zod';
 
@@ -15,6 +15,7 @@ export const configShape = {
   PORT: env.port(ServicePorts['catalog']),
   ...httpEnv,
   ...jwtEnv,
+  ...assertionEnv,
   ...redisEnv,
   ...pgEnv,
   // Run the queue workers inside the HTTP process (single-process dev); the fleet runs src/worker.ts.

@@ -22,6 +22,7 @@ export async function buildApp(deps: Deps, config: Config) {
     registry: deps.registry,
     licenses: deps.licenses,
     jwtSecret: config.JWT_SECRET,
+    assertionPublicKey: config.ACCESS_ASSERTION_PUBLIC_KEY,
   });
   app.addReadinessCheck('git', () => deps.git.ensureRoot());
   projectRoutes(app, { ...deps, serviceVersion: SERVICE_VERSION });

@@ -1,9 +1,10 @@
-import { env, httpEnv, jwtEnv, loadEnv, redisEnv, ServicePorts } from '@aplt/config';
+import { assertionEnv, env, httpEnv, jwtEnv, loadEnv, redisEnv, ServicePorts } from '@aplt/config';
 
 export const configShape = {
   PORT: env.port(ServicePorts['devprojects']),
   ...httpEnv,
   ...jwtEnv,
+  ...assertionEnv,
   ...redisEnv,
   // Directory of the bare git repositories (<tenant>.git: main + dev-project/<code>), created if missing.
   DEVPROJECTS_GIT_DIR: env.str('.cache/devprojects'),

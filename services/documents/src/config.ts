@@ -1,9 +1,10 @@
-import { env, httpEnv, jwtEnv, loadEnv, redisEnv, ServicePorts } from '@aplt/config';
+import { assertionEnv, env, httpEnv, jwtEnv, loadEnv, redisEnv, ServicePorts } from '@aplt/config';
 
 export const configShape = {
   PORT: env.port(ServicePorts['documents']),
   ...httpEnv,
   ...jwtEnv,
+  ...assertionEnv,
   ...redisEnv,
   // B2B franco limit (spec 1, limits): orders at or above it ship free; an aplt_settings row wins.
   APLT_FRANCO_LIMIT: env.decimal('750.00'),

@@ -14,6 +14,7 @@ export async function buildApp(deps: Deps, config: Config) {
     registry: deps.registry,
     licenses: deps.licenses,
     jwtSecret: config.JWT_SECRET,
+    assertionPublicKey: config.ACCESS_ASSERTION_PUBLIC_KEY,
   });
   gatekeeperRoutes(app, { databases: deps.databases, trustedProxies: config.TRUSTED_PROXIES });
   return app;

@@ -16,6 +16,7 @@ export async function buildApp(deps: Deps, config: Config) {
     registry: deps.registry,
     licenses: deps.licenses,
     jwtSecret: config.JWT_SECRET,
+    assertionPublicKey: config.ACCESS_ASSERTION_PUBLIC_KEY,
   });
   const redis = createRedis(config.REDIS_URL);
   const queues = new QueueClient(redis, config.REDIS_PREFIX);

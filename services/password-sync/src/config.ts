@@ -1,10 +1,11 @@
-import { env, httpEnv, jwtEnv, loadEnv, pgEnv, redisEnv, ServicePorts } from '@aplt/config';
+import { assertionEnv, env, httpEnv, jwtEnv, loadEnv, pgEnv, redisEnv, ServicePorts } from '@aplt/config';
 import type { PgServer } from '@aplt/db';
 
 export const configShape = {
   PORT: env.port(ServicePorts['password-sync']),
   ...httpEnv,
   ...jwtEnv,
+  ...assertionEnv,
   ...redisEnv,
   ...pgEnv,
   // Server of the tenant commerce DBs when the registry row names none (spec env; default PG_HOST).
