@@ -7,7 +7,6 @@ export {
   type FeatureKey,
   type FeatureGroup,
 } from './catalog';
-export { routeFeatures, featureForPath } from './route-features';
 export { type FeatureSource, type FeatureStatus, allFeaturesSource, staticFeatureSource } from './source';
 export {
   createLicenseClientFromEnv,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { featureCatalog, featureForPath, featureGroups, sidebarItemsFor } from '../src';
+import { featureCatalog, featureGroups, sidebarItemsFor } from '../src';
 
 describe('feature catalog', () => {
   it('has the 31 features of spec 2 in five groups with the given counts', () => {
@@ -12,15 +12,5 @@ describe('feature catalog', () => {
 
   it('maps sidebar items only for enabled features that have one', () => {
     expect(sidebarItemsFor(['quotations', 'dunning', 'crm'])).toEqual(['01-quotations', '09-crm']);
-  });
-});
-
-describe('route-to-feature map', () => {
-  it('matches by longest prefix on whole path segments', () => {
-    expect(featureForPath('/admin/aplt/quotations')).toBe('quotations');
-    expect(featureForPath('/admin/aplt/quotations/pdf?id=3')).toBe('quotations');
-    expect(featureForPath('/admin/aplt/credit-notes/pdf')).toBe('credit_notes');
-    expect(featureForPath('/admin/aplt/quotationsX')).toBeUndefined();
-    expect(featureForPath('/admin/aplt/document-chain')).toBeUndefined();
   });
 });
