@@ -16,7 +16,7 @@ import { errorHandlerPlugin } from './error-handler';
 import { healthPlugin } from './health';
 import { licenseGuardPlugin } from './license-guard';
 import { type OperatorOptions, operatorPlugin } from './operator-plugin';
-import { stringInputPlugin } from './string-input';
+import { jsonDepthPlugin, stringInputPlugin } from './string-input';
 import { tenantPlugin } from './tenant-plugin';
 import { trustPlugin } from './trust-plugin';
 
@@ -111,6 +111,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
 
   await app.register(errorHandlerPlugin);
   await app.register(stringInputPlugin);
+  await app.register(jsonDepthPlugin);
   await app.register(cookie);
   if (opts.registry) {
     if (!opts.assertionPublicKey) throw new Error(`${opts.name}: a tenant backend needs assertionPublicKey`);

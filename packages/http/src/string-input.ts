@@ -48,3 +48,45 @@ export const stringInputPlugin = fp(
   },
   { name: 'aplt-string-input' },
 );
+
+/** Deepest nesting of objects and arrays a JSON body may have; far above any real document. */
+export const MAX_JSON_DEPTH = 100;
+
+/** True when `text` (JSON) nests deeper than `max`; strings are skipped, so brackets in them do not count. */
+export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+/**
+ * JSON bodies are parsed by Fastify's own parser (prototype-poisoning checks included) after a
+ * depth check: a 5,000-deep document parses, but writing it back out (a reply, a jsonb column, a
+ * log line) overflows the stack, so it is refused up front with a 400.
+ */
+export const jsonDepthPlugin = fp(
+  async (app: FastifyInstance) => {
+    const parse = app.getDefaultJsonParser('error', 'error');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      const text = body as string;
+      if (jsonTooDeep(text)) {
+        done(badRequest(`JSON body nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+        return;
+      }
+      parse(request, text, done);
+    });
+  },
+  { name: 'aplt-json-depth' },
+);

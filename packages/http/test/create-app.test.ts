@@ -1,10 +1,10 @@
 import { staticFeatureSource } from '@aplt/licensing';
-import { createTestFleet, type TestFleet } from '@aplt/testing';
+import { createTestFleet, type TestFleet, testSecrets, viaProxy } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { conflict, createApp, requireActor, signActorToken, tenantJwtSecret } from '../src';
 
-const secret = 'test-secret';
+const secret = testSecrets().JWT_SECRET;
 const claims = {
   actor_id: 'user_1',
   actor_type: 'user',
@@ -26,6 +26,7 @@ describe('createApp', () => {
       registry: fleet.registry,
       licenses: staticFeatureSource({ globex: ['orders'] }),
       jwtSecret: secret,
+      assertionPublicKey: testSecrets().ACCESS_ASSERTION_PUBLIC_KEY,
     });
     app.post('/things', { schema: { body: z.object({ qty: z.number().int().positive() }) } }, async () => ({
       ok: true,
@@ -36,7 +37,7 @@ describe('createApp', () => {
     app.get('/boom', async () => {
       throw new Error('password=hunter2 in a database error');
     });
-    app.get('/admin/aplt/quotations', async () => ({ ok: true }));
+    app.get('/admin/aplt/quotations', { config: { feature: 'quotations' } }, async () => ({ ok: true }));
     app.get('/me', { preHandler: requireActor('user') }, async (request) => ({
       actor: request.actor?.actorId,
       tenant: request.tenant.id,
@@ -53,7 +54,7 @@ describe('createApp', () => {
     const res = await app.inject({
       method: 'POST',
       url: '/things',
-      headers: { host: 'acme.localhost' },
+      headers: { ...viaProxy('acme.localhost') },
       payload: { qty: -1 },
     });
     expect(res.statusCode).toBe(400);
@@ -65,7 +66,7 @@ describe('createApp', () => {
     const bad = await app.inject({
       method: 'POST',
       url: '/things',
-      headers: { host: 'acme.localhost', 'content-type': 'application/json' },
+      headers: { ...viaProxy('acme.localhost'), 'content-type': 'application/json' },
       payload: '{"qty":',
     });
     expect(bad.statusCode).toBe(400);
@@ -74,13 +75,13 @@ describe('createApp', () => {
 
   it('uses the one body for HttpErrors and unknown routes, and hides 5xx details', async () => {
     const { app } = await build();
-    const c = await app.inject({ url: '/conflict', headers: { host: 'acme.localhost' } });
+    const c = await app.inject({ url: '/conflict', headers: { ...viaProxy('acme.localhost') } });
     expect(c.statusCode).toBe(409);
     expect(c.json()).toEqual({ type: 'conflict', message: 'Already converted', allowed: ['x'] });
-    const nf = await app.inject({ url: '/nope', headers: { host: 'acme.localhost' } });
+    const nf = await app.inject({ url: '/nope', headers: { ...viaProxy('acme.localhost') } });
     expect(nf.statusCode).toBe(404);
     expect(nf.json()).toEqual({ type: 'not_found', message: 'Route GET /nope not found' });
-    const boom = await app.inject({ url: '/boom', headers: { host: 'acme.localhost' } });
+    const boom = await app.inject({ url: '/boom', headers: { ...viaProxy('acme.localhost') } });
     expect(boom.statusCode).toBe(500);
     expect(boom.body).not.toContain('hunter2');
     expect(boom.json()).toMatchObject({ type: 'unexpected_state', request_id: boom.headers['x-request-id'] });
@@ -88,7 +89,7 @@ describe('createApp', () => {
 
   it('resolves the tenant from the Host header and refuses unknown hosts', async () => {
     const { app } = await build();
-    const unknown = await app.inject({ url: '/conflict', headers: { host: 'nobody.localhost' } });
+    const unknown = await app.inject({ url: '/conflict', headers: { ...viaProxy('nobody.localhost') } });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().message).toContain('nobody.localhost');
   });
@@ -96,11 +97,12 @@ describe('createApp', () => {
   it('guards routes by the route-to-feature map per tenant', async () => {
     const { app } = await build();
     expect(
-      (await app.inject({ url: '/admin/aplt/quotations', headers: { host: 'acme.localhost' } })).statusCode,
+      (await app.inject({ url: '/admin/aplt/quotations', headers: { ...viaProxy('acme.localhost') } }))
+        .statusCode,
     ).toBe(200);
     const refused = await app.inject({
       url: '/admin/aplt/quotations',
-      headers: { host: 'globex.localhost' },
+      headers: { ...viaProxy('globex.localhost') },
     });
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ message: 'Feature not available', feature: 'quotations' });
@@ -112,12 +114,12 @@ describe('createApp', () => {
     const token = await signActorToken(tenantJwtSecret(secret, 'acme'), claims, 60);
     const ok = await app.inject({
       url: '/me',
-      headers: { host: 'acme.localhost', authorization: `Bearer ${token}` },
+      headers: { ...viaProxy('acme.localhost'), authorization: `Bearer ${token}` },
     });
     expect(ok.json()).toEqual({ actor: 'user_1', tenant: 'acme' });
     const foreign = await app.inject({
       url: '/me',
-      headers: { host: 'globex.localhost', authorization: `Bearer ${token}` },
+      headers: { ...viaProxy('globex.localhost'), authorization: `Bearer ${token}` },
     });
     expect(foreign.statusCode).toBe(401);
     expect(foreign.json()).toEqual({ type: 'unauthorized', message: 'Unauthorized' });
@@ -130,7 +132,7 @@ describe('createApp', () => {
       (
         await app.inject({
           url: '/me',
-          headers: { host: 'acme.localhost', authorization: `Bearer ${customer}` },
+          headers: { ...viaProxy('acme.localhost'), authorization: `Bearer ${customer}` },
         })
       ).statusCode,
     ).toBe(401);
