@@ -4,6 +4,7 @@ import { badRequest } from './errors';
 
 // A NUL (PostgreSQL refuses it in text) or a UTF-16 surrogate without its partner (not valid
 // Unicode: it cannot be stored, compared or encoded faithfully).
+// eslint-disable-next-line no-control-regex -- finding the NUL is the point
 const BAD = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The path of the first string in `value` (keys included) that holds a NUL or a lone surrogate. */
@@ -85,7 +86,8 @@ export const jsonDepthPlugin = fp(
         done(badRequest(`JSON body nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
         return;
       }
-      parse(request, text, done);
+      // The default parser calls `done` itself; its return value is not a promise to wait for.
+      void parse(request, text, done);
     });
   },
   { name: 'aplt-json-depth' },
