@@ -1,6 +1,6 @@
 import type { ServiceName } from '@aplt/config';
 import { byPrefixLength, hostFor } from './hosts';
-import { authResponseHeaders, type Route, routeTable } from './route-table';
+import { authResponseHeaders, proxyBodyLimits, type Route, routeTable } from './route-table';
 
 export interface CaddyOptions {
   port: number;
@@ -21,8 +21,14 @@ function matcherName(route: Route): string {
   return `r${route.prefix.replace(/[^a-z0-9]/gi, (c) => (c === '/' ? '_' : c === '-' ? 'x' : ''))}`;
 }
 
+/** The proxy's own answer on a route that goes nowhere (`/internal`). */
+export const DENIED_BODY = '{"type":"not_allowed","message":"Not routed"}';
+
 function routeBody(route: Route, o: CaddyOptions): string[] {
   const lines: string[] = [];
+  if (route.service === 'deny') {
+    return [`header Content-Type application/json`, `respond \`${DENIED_BODY}\` 403`];
+  }
   if (route.forwardAuth) {
     // Client-sent identity headers are dropped first, so only the access service can set them.
     for (const h of authResponseHeaders) lines.push(`request_header -${h}`);
@@ -34,7 +40,8 @@ function routeBody(route: Route, o: CaddyOptions): string[] {
       '}',
     );
   }
-  if (route.stripPrefix) lines.push(`uri strip_prefix ${route.prefix}`);
+  if (route.stripPrefix) lines.push(`uri strip_prefix ${route.stripPrefix}`);
+  lines.push(`request_body {`, `\tmax_size ${proxyBodyLimits[route.service]}`, '}');
   lines.push(`reverse_proxy ${o.upstreams[route.service]} {`, ...indent(transport, 1), '}');
   // `route` keeps the directives in the order written: strip headers, ask access, then proxy.
   return ['route {', ...indent(lines, 1), '}'];
@@ -48,7 +55,8 @@ function site(address: string, routes: Route[], o: CaddyOptions): string[] {
       lines.push('\thandle {', ...indent(routeBody(route, o), 2), '\t}');
     } else {
       const name = matcherName(route);
-      lines.push(`\t@${name} path ${route.prefix} ${route.prefix}/*`);
+      const paths = route.exact ? route.prefix : `${route.prefix} ${route.prefix}/*`;
+      lines.push(`\t@${name} path ${paths}`);
       lines.push(`\thandle @${name} {`, ...indent(routeBody(route, o), 2), '\t}');
     }
   }

@@ -5,16 +5,48 @@ export type HostKind = 'tenant' | 'access' | 'portal' | 'modal';
 
 export interface Route {
   host: HostKind;
-  /** Whole-segment path prefix: `/admin/aplt/orders` matches `/admin/aplt/orders` and `/admin/aplt/orders/...`. */
+  /**
+   * Whole-segment path prefix: `/admin/aplt/orders` matches `/admin/aplt/orders` and
+   * `/admin/aplt/orders/...`; with `exact`, only the path itself.
+   */
   prefix: string;
-  service: ServiceName;
+  exact?: boolean;
+  /** Where the request goes; `deny` routes go nowhere (the proxy answers 403 itself). */
+  service: ServiceName | 'deny';
   forwardAuth: boolean;
-  /** Remove the prefix before forwarding (the per-service health paths `/-/<service>/...`). */
-  stripPrefix?: boolean;
+  /** Remove this leading part of the path before forwarding (the health paths `/-/<service>/...`). */
+  stripPrefix?: string;
 }
 
-/** Identity headers the access service returns on allow; the proxy copies them upstream, replacing client values. */
-export const authResponseHeaders = ['X-Auth-User', 'X-Auth-Roles', 'X-Auth-Via'] as const;
+/**
+ * Identity headers the access service returns on allow; the proxy copies them upstream, replacing
+ * client values. `X-Access-Assertion` is the signed one every tenant backend verifies.
+ */
+export const authResponseHeaders = [
+  'X-Auth-User',
+  'X-Auth-Roles',
+  'X-Auth-Via',
+  'X-Access-Assertion',
+] as const;
+
+/**
+ * Largest request body the proxy passes to each service: above the service's own limit, so a
+ * body the service refuses gets the service's 413 with the fleet's error body, and a body far
+ * beyond any limit never reaches a service.
+ */
+export const proxyBodyLimits: Record<ServiceName, number> = {
+  access: 2 * 1024 * 1024,
+  auth: 2 * 1024 * 1024,
+  'password-sync': 2 * 1024 * 1024,
+  documents: 2 * 1024 * 1024,
+  catalog: 2 * 1024 * 1024,
+  gatekeeper: 2 * 1024 * 1024,
+  portal: 2 * 1024 * 1024,
+  devprojects: 2 * 1024 * 1024,
+  // Logo uploads up to 5 MB (UPLOAD_MAX_BYTES) plus multipart framing.
+  'logo-modal': 8 * 1024 * 1024,
+  admin: 2 * 1024 * 1024,
+};
 
 const tenant = (prefix: string, service: ServiceName): Route => ({
   host: 'tenant',
@@ -23,14 +55,27 @@ const tenant = (prefix: string, service: ServiceName): Route => ({
   forwardAuth: true,
 });
 
+// Each service's health, and nothing else of it, at `/-/<service>/healthz` and `/readyz`.
 const perServiceHealth: Route[] = (
   ['auth', 'password-sync', 'documents', 'catalog', 'gatekeeper', 'devprojects', 'admin'] as const
-).map((service) => ({
-  host: 'tenant',
-  prefix: `/-/${service}`,
-  service,
-  forwardAuth: true,
-  stripPrefix: true,
+).flatMap((service) =>
+  (['healthz', 'readyz'] as const).map((check): Route => ({
+    host: 'tenant',
+    prefix: `/-/${service}/${check}`,
+    exact: true,
+    service,
+    forwardAuth: true,
+    stripPrefix: `/-/${service}`,
+  })),
+);
+
+// Service-to-service routes live under /internal and are never reachable through the proxy,
+// on any host, in any spelling the proxy matches (both proxies match decoded paths).
+const internalDenied: Route[] = (['tenant', 'access', 'portal', 'modal'] as const).map((host) => ({
+  host,
+  prefix: '/internal',
+  service: 'deny',
+  forwardAuth: false,
 }));
 
 /**
@@ -84,4 +129,5 @@ export const routeTable: readonly Route[] = [
   tenant('/', 'admin'),
 
   ...perServiceHealth,
+  ...internalDenied,
 ];

@@ -1,7 +1,7 @@
 import type { ServiceName } from '@aplt/config';
 import { stringify } from 'yaml';
 import { hostFor } from './hosts';
-import { authResponseHeaders, type Route, routeTable } from './route-table';
+import { authResponseHeaders, proxyBodyLimits, type Route, routeTable } from './route-table';
 
 export interface TraefikOptions {
   domain: string;
@@ -15,7 +15,9 @@ function hostRule(route: Route, domain: string): string {
   return `Host(\`${hostFor(route.host, domain)}\`)`;
 }
 
-function pathRule(prefix: string): string {
+function pathRule(route: Route): string {
+  const { prefix } = route;
+  if (route.exact) return `Path(\`${prefix}\`)`;
   // Whole path segments, like the Caddyfile's `path /p /p/*`: /p matches, /px does not.
   return prefix === '/' ? 'PathPrefix(`/`)' : `(Path(\`${prefix}\`) || PathPrefix(\`${prefix}/\`))`;
 }
@@ -40,26 +42,35 @@ export function renderTraefikDynamic(o: TraefikOptions): string {
         maxResponseBodySize: 65536,
       },
     },
+    // `/internal` goes nowhere: no client address is ever allowed (403 from Traefik itself).
+    deny: { ipAllowList: { sourceRange: ['255.255.255.255/32'] } },
   };
+  // Request bodies above the service's own limit stop at the proxy (Caddy: request_body max_size).
+  for (const service of Object.keys(proxyBodyLimits) as ServiceName[]) {
+    middlewares[`body-${service}`] = { buffering: { maxRequestBodyBytes: proxyBodyLimits[service] } };
+  }
   for (const route of routes) {
     const name = routerName(route);
     const chain: string[] = [];
+    if (route.service === 'deny') chain.push('deny');
     if (route.forwardAuth) chain.push('forward-auth');
     if (route.stripPrefix) {
-      middlewares[`strip-${name}`] = { stripPrefix: { prefixes: [route.prefix] } };
+      middlewares[`strip-${name}`] = { stripPrefix: { prefixes: [route.stripPrefix] } };
       chain.push(`strip-${name}`);
     }
+    if (route.service !== 'deny') chain.push(`body-${route.service}`);
     routers[name] = {
       entryPoints: ['web'],
-      rule: `${hostRule(route, o.domain)} && ${pathRule(route.prefix)}`,
-      service: route.service,
+      rule: `${hostRule(route, o.domain)} && ${pathRule(route)}`,
+      // A denied route still names a service (Traefik requires one); the middleware answers first.
+      service: route.service === 'deny' ? 'admin' : route.service,
       // Longest prefix first; fixed hosts before the tenant wildcard.
       priority: (route.host === 'tenant' ? 1000 : 2000) + route.prefix.length,
       ...(chain.length ? { middlewares: chain } : {}),
     };
   }
   const services: Record<string, unknown> = {};
-  for (const service of [...new Set(routes.map((r) => r.service))].sort()) {
+  for (const service of [...new Set(routes.map((r) => r.service))].filter((s) => s !== 'deny').sort()) {
     services[service] = { loadBalancer: { servers: [{ url: o.upstreams[service] }], passHostHeader: true } };
   }
   return `# Generated from proxy/src/route-table.ts by \`pnpm proxy:generate\`; do not edit.\n${stringify(

@@ -9,8 +9,17 @@ import { composeUpstreams, localUpstreams, renderCaddyfile, renderTraefikDynamic
 import { generatedFiles } from '../src/cli';
 
 /** What a proxy configuration says about one route, read back from the generated artifact. */
-type Said = { host: string; prefix: string; service: string; auth: boolean; strip: boolean };
-const key = (s: Said) => `${s.host} ${s.prefix} -> ${s.service} auth=${s.auth} strip=${s.strip}`;
+type Said = {
+  host: string;
+  prefix: string;
+  exact: boolean;
+  service: string;
+  auth: boolean;
+  strip: string | null;
+  maxBody: number | null;
+};
+const key = (s: Said) =>
+  `${s.host} ${s.prefix}${s.exact ? ' (exact)' : ''} -> ${s.service} auth=${s.auth} strip=${s.strip} body<=${s.maxBody}`;
 
 /** Reads Caddy's own JSON (via `caddy adapt`), not our generator's input. */
 function readCaddy(caddyfile: string): Said[][] {
@@ -43,13 +52,18 @@ function readCaddy(caddyfile: string): Said[][] {
       const proxies = handlers.filter((h) => h.handler === 'reverse_proxy');
       const auth = proxies.find((p) => p.rewrite?.uri === '/api/validate');
       const main = proxies.find((p) => p !== auth && !p.rewrite);
-      const strip = handlers.some((h) => h.handler === 'rewrite' && h.strip_path_prefix === paths[0]);
+      const denied = handlers.find((h) => h.handler === 'static_response');
+      const strip = handlers.find((h) => h.handler === 'rewrite' && h.strip_path_prefix);
       said.push({
         host,
         prefix: paths[0] ?? '/',
-        service: byDial.get(main.upstreams[0].dial) ?? main.upstreams[0].dial,
+        exact: paths.length === 1 && paths[0] !== '/',
+        service: denied
+          ? `deny ${denied.status_code}`
+          : (byDial.get(main.upstreams[0].dial) ?? main.upstreams[0].dial),
         auth: auth !== undefined && byDial.get(auth.upstreams[0].dial) === 'access',
-        strip,
+        strip: strip?.strip_path_prefix ?? null,
+        maxBody: handlers.find((h) => h.handler === 'request_body')?.max_size ?? null,
       });
     }
     sites.push(said);
@@ -68,12 +82,18 @@ function readTraefik(yamlText: string): Said[] {
     const prefix = /Path\(`([^`]+)`\)/.exec(r.rule)?.[1] ?? (/PathPrefix\(`\/`\)/.test(r.rule) ? '/' : '?');
     const mw: string[] = r.middlewares ?? [];
     const url = doc.http.services[r.service].loadBalancer.servers[0].url;
+    const middleware = (pick: (m: any) => unknown) =>
+      mw.map((m) => pick(doc.http.middlewares[m])).find((v) => v !== undefined);
+    // Traefik's ipAllowList refuses with 403, like the Caddyfile's respond.
+    const denied = middleware((m) => m?.ipAllowList?.sourceRange?.[0]) === '255.255.255.255/32';
     return {
       host,
       prefix,
-      service: base(url) ?? url,
+      exact: !/PathPrefix/.test(r.rule),
+      service: denied ? 'deny 403' : (base(url) ?? url),
       auth: mw.includes('forward-auth'),
-      strip: mw.some((m) => doc.http.middlewares[m]?.stripPrefix?.prefixes?.includes(prefix)),
+      strip: (middleware((m) => m?.stripPrefix?.prefixes?.[0]) as string | undefined) ?? null,
+      maxBody: (middleware((m) => m?.buffering?.maxRequestBodyBytes) as number | undefined) ?? null,
       priority: r.priority as number,
     } as Said & { priority: number };
   });
@@ -87,7 +107,7 @@ describe('proxy configurations generated from the one route table', () => {
     renderTraefikDynamic({ domain: 'localhost', upstreams: composeUpstreams() }),
   ) as Array<Said & { priority: number }>;
 
-  it('say the same thing in Caddy and Traefik: host, path, service, forward auth, prefix stripping', () => {
+  it('say the same thing in Caddy and Traefik: host, path, service, forward auth, prefix stripping, body limit', () => {
     const caddy = caddySites.flat().map(key).sort();
     expect(caddy).toEqual(traefik.map(key).sort());
     expect(caddy).toHaveLength(routeTable.length);
@@ -106,9 +126,33 @@ describe('proxy configurations generated from the one route table', () => {
 
   it('protect every tenant route with forward auth, and never the access host itself', () => {
     const all = caddySites.flat();
-    expect(all.filter((s) => s.host === 'tenant').every((s) => s.auth)).toBe(true);
-    expect(all.find((s) => s.host === 'access')).toMatchObject({ auth: false, service: 'access' });
-    expect(new Set(all.map((s) => s.service))).toEqual(new Set<ServiceName>(serviceNames));
+    expect(all.filter((s) => s.host === 'tenant' && s.service !== 'deny 403').every((s) => s.auth)).toBe(
+      true,
+    );
+    expect(all.find((s) => s.host === 'access' && s.prefix === '/')).toMatchObject({
+      auth: false,
+      service: 'access',
+    });
+    expect(new Set(all.map((s) => s.service))).toEqual(new Set<string>([...serviceNames, 'deny 403']));
+  });
+
+  it('reach a service through /-/<service>/ only for its health, and /internal never', () => {
+    const all = caddySites.flat();
+    const health = all.filter((s) => s.prefix.startsWith('/-/'));
+    expect(health.length).toBeGreaterThan(0);
+    for (const s of health) {
+      expect(s.exact, s.prefix).toBe(true);
+      expect(s.prefix).toMatch(/^\/-\/[a-z-]+\/(healthz|readyz)$/);
+      expect(s.strip).toBe(s.prefix.slice(0, s.prefix.lastIndexOf('/')));
+    }
+    const internal = all.filter((s) => s.prefix === '/internal');
+    expect(internal.map((s) => s.host).sort()).toEqual(['access', 'modal', 'portal', 'tenant']);
+    for (const s of internal) expect(s.service).toBe('deny 403');
+  });
+
+  it('let bodies through up to above each service limit, so the service answers 413 itself', () => {
+    for (const s of caddySites.flat().filter((r) => !r.service.startsWith('deny')))
+      expect(s.maxBody, `${s.host} ${s.prefix}`).toBeGreaterThan(1_048_576);
   });
 
   it('are committed as generated (pnpm proxy:generate)', () => {
