@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ServiceName, serviceNames } from '@aplt/config';
+import { serviceNames } from '@aplt/config';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { composeUpstreams, localUpstreams, renderCaddyfile, renderTraefikDynamic, routeTable } from '../src';
