@@ -11,6 +11,7 @@ import {
 } from '@aplt/config';
 import { createMysqlDb, createPgDb, migrateFleet, TenantDatabases, TenantRegistry } from '@aplt/db';
 import { freePort, localUpstreams, type RunningProxy, startCaddy } from '@aplt/proxy';
+import { ensureSecretsFile, LOCAL_SECRETS_FILE } from '../secrets';
 import { startMailCatcher, type MailCatcher } from './mail-catcher';
 import { fleetProcesses } from './manifest';
 import { seedSteps } from './seeds';
@@ -32,6 +33,8 @@ export const fleetEnvShape = {
   // A real SMTP relay for the fleet's mail; unset: a local catcher keeps every message in .run/mail.
   SMTP_HOST: env.optionalStr(),
   FLEET_MAIL_DIR: env.str('.run/mail'),
+  // Per-install secrets (made on first start, mode 0600); variables already set in the environment win.
+  FLEET_SECRETS_FILE: env.str(LOCAL_SECRETS_FILE),
 };
 
 export interface RunningFleet {
@@ -138,8 +141,9 @@ export async function startFleet(opts: {
   const crashed = new Promise<string>((resolve) => {
     reportCrash = resolve;
   });
-  const serviceEnv: Record<string, string> = {};
-  for (const [k, v] of Object.entries(source)) if (v !== undefined) serviceEnv[k] = v;
+  const serviceEnv: Record<string, string> = { ...ensureSecretsFile(e.FLEET_SECRETS_FILE) };
+  notes.push(`secrets: ${e.FLEET_SECRETS_FILE} (made once per checkout, mode 0600; delete it to rotate)`);
+  for (const [k, v] of Object.entries(source)) if (v !== undefined && v !== '') serviceEnv[k] = v;
   for (const s of Object.keys(ports) as ServiceName[]) {
     serviceEnv[`${s.toUpperCase().replace(/-/g, '_')}_URL`] = `http://127.0.0.1:${ports[s]}`;
   }

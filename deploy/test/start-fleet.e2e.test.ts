@@ -48,6 +48,7 @@ describe('the start command brings the whole fleet up behind the proxy', () => {
         FILE_STORE_DIR: join(work, 'files'),
         DEVPROJECTS_REPO_DIR: join(work, 'repo'),
         FLEET_MAIL_DIR: mailDir,
+        FLEET_SECRETS_FILE: join(work, 'secrets.env'),
         LOG_LEVEL: 'warn',
       },
       log: (line) => output.push(line),
