@@ -4,15 +4,17 @@ import { createAccessAppForTest } from '@aplt/service-access/testing';
 import {
   createTestFleet,
   createTestRedis,
+  httpRequest,
   startTestProxy,
   type TestFleet,
   type TestProxy,
   type TestRedis,
+  testSecrets,
 } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { adminToken, eventually, JWT_SECRET, seedSuppliersAndCategories, startFeedServer } from './helpers';
+import { adminToken, eventually, seedSuppliersAndCategories, startFeedServer } from './helpers';
 
 describe('catalog through the proxy (Done when of issue 7)', () => {
   let fleet: TestFleet;
@@ -39,7 +41,7 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
       ...process.env,
       ...fleet.env,
       LOG_LEVEL: 'silent',
-      JWT_SECRET,
+      ...testSecrets(),
       REDIS_URL: redis.url,
       REDIS_PREFIX: redis.prefix,
       CATALOG_RUN_WORKERS: 'true',
@@ -48,7 +50,8 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
     delete (env as Record<string, unknown>).AI_BASE_URL;
     const deps = { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient };
     proxy = await startTestProxy({
-      access: await createAccessAppForTest(fleet.registry),
+      // The access service signs the assertions with this process's key; the catalog verifies them.
+      access: await createAccessAppForTest(fleet.registry, { ...testSecrets() }),
       catalog: await buildApp(deps, loadConfig(env)),
     });
     masterToken = await adminToken('master');
@@ -301,6 +304,32 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
     expect((await sql<any>`SELECT count(*)::int AS n FROM product_variant`.execute(commerce)).rows[0].n).toBe(
       3,
     );
+  });
+
+  it('lets only the master’s admins start imports and tenant updates; another tenant’s admin gets 403', async () => {
+    const importing = await api('acme', acmeToken, 'POST', '/admin/connectors/sync?connector=01_products');
+    expect(importing.status).toBe(403);
+    expect(importing.json()).toEqual({
+      type: 'not_allowed',
+      message: 'Starting a connector import is for admins of the master tenant only',
+    });
+    for (const tenant_ids of [['globex'], ['acme'], ['master']]) {
+      const update = await api('acme', acmeToken, 'POST', '/admin/tenant-update', { tenant_ids });
+      expect(update.status, JSON.stringify(tenant_ids)).toBe(403);
+      expect(update.json()).toMatchObject({ type: 'not_allowed' });
+    }
+    // Nor does acme learn the fleet's tenants; it still sees the connector state, read-only.
+    expect((await api('acme', acmeToken, 'GET', '/admin/tenant-update')).status).toBe(403);
+    expect((await api('acme', acmeToken, 'GET', '/admin/connectors/sync')).status).toBe(200);
+  });
+
+  it('refuses a request sent to the catalog port directly, around the proxy', async () => {
+    const direct = await httpRequest(`http://127.0.0.1:${proxy.ports.catalog}/store/aplt/products`, {
+      host: 'acme.localhost',
+    });
+    expect(direct.status).toBe(401);
+    expect(direct.json()).toMatchObject({ type: 'unauthorized' });
+    expect((await api('acme', undefined, 'GET', '/store/aplt/products')).status).toBe(200);
   });
 
   it('shows the tenant store catalog in three languages, with the price at a quantity, and a category tree', async () => {

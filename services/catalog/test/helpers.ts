@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Kysely, sql } from '@aplt/db';
 import { signActorToken, tenantJwtSecret } from '@aplt/http';
+import { testSecrets } from '@aplt/testing';
 
 export const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
-export const JWT_SECRET = 'catalog-test-secret';
 
+/** An admin token of `tenantId`, signed with this test process's JWT_SECRET (testSecrets). */
 export async function adminToken(tenantId: string): Promise<string> {
   return signActorToken(
-    tenantJwtSecret(JWT_SECRET, tenantId),
+    tenantJwtSecret(testSecrets().JWT_SECRET, tenantId),
     {
       actor_id: 'user_x',
       actor_type: 'user',

@@ -11,6 +11,7 @@ import {
   type TestFleet,
   type TestProxy,
   type TestRedis,
+  testSecrets,
 } from '@aplt/testing';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +20,6 @@ import { demoAdmin } from '../../../deploy/fleet/seeds/demo-tenants';
 import type { SeedContext } from '../../../deploy/fleet/seeds/index';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { JWT_SECRET } from './helpers';
 
 /** What a browser sends when an address is typed or a link followed. */
 const navigation = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'sec-fetch-mode': 'navigate' };
@@ -39,9 +39,14 @@ describe('queue dashboard (Bull Board) for operators in a browser', () => {
     } as unknown as SeedContext);
     redis = await createTestRedis();
     const deps = { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient };
-    const shared = { LOG_LEVEL: 'silent', JWT_SECRET, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix };
+    const shared = {
+      LOG_LEVEL: 'silent',
+      ...testSecrets(),
+      REDIS_URL: redis.url,
+      REDIS_PREFIX: redis.prefix,
+    };
     proxy = await startTestProxy({
-      access: await createAccessAppForTest(fleet.registry),
+      access: await createAccessAppForTest(fleet.registry, { ...testSecrets() }),
       // No mail is sent here; the SMTP address only has to parse.
       auth: await buildAuth(deps, authConfig(shared)),
       catalog: await buildApp(deps, loadConfig({ ...fleet.env, ...shared })),

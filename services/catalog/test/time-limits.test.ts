@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { type Kysely, sql } from '@aplt/db';
 import { allFeaturesClient } from '@aplt/licensing';
 import { createRedis, type Redis, type WorkerHandle } from '@aplt/queue';
-import { createTestFleet, createTestRedis, type TestFleet, type TestRedis } from '@aplt/testing';
+import {
+  createTestFleet,
+  createTestRedis,
+  type TestFleet,
+  type TestRedis,
+  testSecrets,
+  viaProxy,
+} from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
@@ -12,7 +19,7 @@ import { findConnector } from '../src/connectors/connector-registry';
 import { runConnector } from '../src/connectors/connector-run.service';
 import { createRun, getRun, type SyncRun } from '../src/connectors/sync-run.repository';
 import { startCatalogWorkers } from '../src/workers';
-import { adminToken, eventually, fixtures, JWT_SECRET, seedSuppliersAndCategories } from './helpers';
+import { adminToken, eventually, fixtures, seedSuppliersAndCategories } from './helpers';
 
 /**
  * A supplier host that sends the start of a products feed (one changed product), then one space
@@ -104,7 +111,7 @@ describe('per-queue time limits (CATALOG_*_TIME_LIMIT_SECONDS)', () => {
     app.inject({
       method,
       url,
-      headers: { host: 'master.localhost', authorization: `Bearer ${token}` },
+      headers: { ...viaProxy('master.localhost'), authorization: `Bearer ${token}` },
       ...(body ? { payload: body } : {}),
     });
   const finished = (id: number) =>
@@ -139,7 +146,7 @@ describe('per-queue time limits (CATALOG_*_TIME_LIMIT_SECONDS)', () => {
     env = {
       ...fleet.env,
       LOG_LEVEL: 'silent',
-      JWT_SECRET,
+      ...testSecrets(),
       REDIS_URL: redis.url,
       REDIS_PREFIX: redis.prefix,
       // One row per batch: the slow feed's first product is written inside the run's transaction.
@@ -160,11 +167,11 @@ describe('per-queue time limits (CATALOG_*_TIME_LIMIT_SECONDS)', () => {
   });
 
   it('reads the limits from the environment, defaulting to the queue catalog, and refuses nonsense', () => {
-    const defaults = loadConfig({});
+    const defaults = loadConfig({ ...testSecrets() });
     expect(defaults.CATALOG_CONNECTOR_TIME_LIMIT_SECONDS).toBe(1800);
     expect(defaults.CATALOG_COMMERCE_SYNC_TIME_LIMIT_SECONDS).toBe(1800);
     expect(defaults.CATALOG_TENANT_UPDATE_TIME_LIMIT_SECONDS).toBe(1800);
-    expect(() => loadConfig({ CATALOG_CONNECTOR_TIME_LIMIT_SECONDS: '0' })).toThrow(
+    expect(() => loadConfig({ ...testSecrets(), CATALOG_CONNECTOR_TIME_LIMIT_SECONDS: '0' })).toThrow(
       /CATALOG_CONNECTOR_TIME_LIMIT_SECONDS/,
     );
   });

@@ -5,9 +5,9 @@ import { generateLines } from './generate-lines.service';
 import { productSearch } from './product-search.service';
 import { searchFilters } from './query-parser';
 
-/** AI-assisted admin endpoints; they read the calling tenant's own aplt DB. */
+/** AI-assisted admin endpoints (the ai_assist add-on); they read the calling tenant's own aplt DB. */
 export async function aiRoutes(app: App) {
-  const guard = { preHandler: requireActor('user') };
+  const guard = { config: { feature: 'ai_assist' as const }, preHandler: requireActor('user') };
 
   app.post(
     '/admin/agent/product-search',

@@ -1,6 +1,7 @@
 import { type App, notFound, requireActor, unprocessable } from '@aplt/http';
 import { z } from 'zod';
 import { masterTenant } from '../deps';
+import { requireMasterAdmin } from '../master-admin';
 import { connectors, defaultFormats, findConnector } from './connector-registry';
 import { startRun } from './run-start.service';
 import { getRun, latestRuns, listRejects, type SyncRun } from './sync-run.repository';
@@ -23,9 +24,16 @@ export const runSchema = z.object({
 });
 export const toRun = (r: SyncRun) => runSchema.parse(r);
 
-/** Connector runs: listed with their last run; started through the queue, one at a time each. */
+/**
+ * Connector runs: listed with their last run; started through the queue, one at a time each.
+ * Every tenant's admin may read the connector state (the admin panel shows it read-only on
+ * tenants); only the master's admins start an import, since it writes the master catalog that
+ * every tenant update copies from.
+ */
 export async function connectorRoutes(app: App) {
-  const guard = { preHandler: requireActor('user') };
+  const licensed = { config: { feature: 'connectors' as const } };
+  const guard = { ...licensed, preHandler: requireActor('user') };
+  const masterOnly = { ...licensed, preHandler: requireMasterAdmin('Starting a connector import') };
   const master = async () => {
     const m = await masterTenant(app.catalogDeps.registry);
     if (!m) throw unprocessable('No master tenant is registered: connectors import into the master catalog');
@@ -84,7 +92,7 @@ export async function connectorRoutes(app: App) {
   app.post(
     '/admin/connectors/sync',
     {
-      ...guard,
+      ...masterOnly,
       schema: {
         querystring: z.object({ connector: z.string().min(1).max(50) }),
         response: {
@@ -103,7 +111,7 @@ export async function connectorRoutes(app: App) {
         throw notFound(`Unknown connector ${request.query.connector}`, {
           connector: request.query.connector,
         });
-      const tenant = await master();
+      const tenant = request.tenant;
       const db = app.catalogDeps.databases.aplt(tenant);
       const supplierKnown = await db
         .selectFrom('aplt_suppliers')

@@ -12,6 +12,16 @@ const SIGN_OUT = `${BASE}/sign-out`;
 const dashboardQueues: QueueName[] = ['connectors', 'commerce-sync', 'tenant-update'];
 
 /**
+ * Licensing of every dashboard route. The board is an operator tool, not a module a tenant
+ * licenses: it is served to the master's admins only and holds the jobs of every tenant, so
+ * switching one of the master's features off must not take away the board that shows them.
+ */
+const dashboardLicensing = {
+  feature: null,
+  featureReason: 'operator tool for the queues of every tenant, served to the master tenant’s admins only',
+} as const;
+
+/**
  * Bull Board for operators at /admin/queues. Admins of the master tenant only: the queues hold
  * the jobs of every tenant, and the board can pause, clean and retry them. Credentials are those
  * of every admin route (bearer token or Medusa's `connect.sid` session cookie, see requireActor),
@@ -53,12 +63,38 @@ export async function queueDashboard(app: App, queues: QueueClient) {
 
   await app.register(async (scope) => {
     scope.addHook('preHandler', guard);
+    adoptBoard(scope);
     await scope.register(serverAdapter.registerPlugin() as any, { prefix: BASE });
   });
   // Outside the guard: signing out must work with an expired session too.
-  app.get(SIGN_OUT, { schema: { hide: true } }, async (_request, reply) =>
+  app.get(SIGN_OUT, { schema: { hide: true }, config: dashboardLicensing }, async (_request, reply) =>
     sendPage(reply, 200, signOutPage(BASE)),
   );
+}
+
+/**
+ * Bull Board (and the @fastify/static it registers) adds its routes and its error handler itself,
+ * with no way to pass options, so the scope it is registered in adapts both as they are added:
+ * every route gets the dashboard's licensing declaration (the app refuses to start with an
+ * undeclared /admin route), and the board's error handler passes the fleet's own errors (401 of
+ * the trust boundary, 400 of the input rule, 404 of an unknown host) on to the fleet's handler,
+ * so they keep the one error body; the board's own failures stay with it.
+ */
+function adoptBoard(scope: App) {
+  const route = scope.route;
+  scope.route = function declaredRoute(this: App, options: Parameters<App['route']>[0]) {
+    return route.call(this, { ...options, config: { ...options.config, ...dashboardLicensing } });
+  } as App['route'];
+  const setErrorHandler = scope.setErrorHandler;
+  scope.setErrorHandler = function fleetErrorsFirst(
+    this: App,
+    handler: Parameters<App['setErrorHandler']>[0],
+  ) {
+    return setErrorHandler.call(this, function (this: App, error, request, reply) {
+      if (error instanceof HttpError) throw error;
+      return handler.call(this, error, request, reply);
+    });
+  } as App['setErrorHandler'];
 }
 
 function sendPage(reply: FastifyReply, status: number, page: Page) {

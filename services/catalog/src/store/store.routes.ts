@@ -47,12 +47,14 @@ const categoryNode: z.ZodType<CategoryNode> = z.lazy(() =>
 
 /** Public catalog of the tenant (no authentication): only sellable products. */
 export async function storeRoutes(app: App) {
+  const licensed = { feature: 'products' as const };
   // Serialised answers per tenant and query string, kept a few seconds (CATALOG_STORE_CACHE_SECONDS).
   const cache = new TtlCache<string>(app.catalogDeps.config.CATALOG_STORE_CACHE_SECONDS * 1000);
   const cached = (request: { tenant: { id: string }; url: string }) => `${request.tenant.id}|${request.url}`;
   app.get(
     '/store/aplt/products',
     {
+      config: licensed,
       schema: {
         querystring: z.object({
           q: z.string().max(200).optional(),
@@ -107,6 +109,7 @@ export async function storeRoutes(app: App) {
   app.get(
     '/store/aplt/categories',
     {
+      config: licensed,
       schema: {
         querystring: z.object({ lang }),
         response: { 200: z.object({ categories: z.array(categoryNode) }) },
