@@ -23,13 +23,10 @@ export async function buildApp(deps: Deps, config: Config) {
     licenses: deps.licenses,
     jwtSecret: config.JWT_SECRET,
     assertionPublicKey: config.ACCESS_ASSERTION_PUBLIC_KEY,
+    serviceToken: config.SERVICE_TOKEN,
   });
   app.addReadinessCheck('git', () => deps.git.ensureRoot());
   projectRoutes(app, { ...deps, serviceVersion: SERVICE_VERSION });
-  internalRoutes(app, {
-    ...deps,
-    serviceToken: config.DEVPROJECTS_SERVICE_TOKEN,
-    publicProxyUrl: config.PUBLIC_PROXY_URL,
-  });
+  internalRoutes(app, { ...deps, publicProxyUrl: config.PUBLIC_PROXY_URL });
   return app;
 }

@@ -1,4 +1,13 @@
-import { assertionEnv, env, httpEnv, jwtEnv, loadEnv, redisEnv, ServicePorts } from '@aplt/config';
+import {
+  assertionEnv,
+  env,
+  httpEnv,
+  jwtEnv,
+  loadEnv,
+  redisEnv,
+  ServicePorts,
+  serviceTokenEnv,
+} from '@aplt/config';
 
 export const configShape = {
   PORT: env.port(ServicePorts['devprojects']),
@@ -6,13 +15,13 @@ export const configShape = {
   ...jwtEnv,
   ...assertionEnv,
   ...redisEnv,
+  // The fleet's service token: the portal presents it on the internal create-from-ticket route.
+  ...serviceTokenEnv,
   // Directory of the bare git repositories (<tenant>.git: main + dev-project/<code>), created if missing.
   DEVPROJECTS_GIT_DIR: env.str('.cache/devprojects'),
   // Author and committer of every commit the service makes: a bot, never a person's identity.
   DEVPROJECTS_BOT_NAME: env.str('APLT Dev Bot'),
   DEVPROJECTS_BOT_EMAIL: env.str('devbot@aplt.localhost'),
-  // Shared secret the portal presents on the internal create-from-ticket route.
-  DEVPROJECTS_SERVICE_TOKEN: env.str('dev-only-devprojects-service-token'),
   // Public proxy address: scheme and port of the deep links to a tenant's admin panel.
   PUBLIC_PROXY_URL: env.str('http://127.0.0.1:8080'),
   // Run the 'rebuild' queue worker inside this process (off where a separate worker runs it).

@@ -1,5 +1,11 @@
+import { generateSecrets } from '@aplt/config';
+import { ASSERTION_HEADER, AssertionSigner } from '@aplt/http';
+import { staticFeatureSource } from '@aplt/licensing';
+import { testSecrets, viaProxy } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type DevprojectsHarness, gitCli, SERVICE_TOKEN } from './helpers';
+import { createHarness, type DevprojectsHarness, gitCli } from './helpers';
+
+const SERVICE_TOKEN = testSecrets().SERVICE_TOKEN;
 
 describe('dev projects', () => {
   let h: DevprojectsHarness;
@@ -11,7 +17,7 @@ describe('dev projects', () => {
     app.inject({
       method,
       url,
-      headers: { host, authorization: `Bearer ${auth}` },
+      headers: { ...viaProxy(host), authorization: `Bearer ${auth}` },
       ...(body === undefined ? {} : { payload: body as object }),
     });
 
@@ -27,10 +33,56 @@ describe('dev projects', () => {
   });
 
   it('refuses callers without an admin token of this tenant', async () => {
-    const none = await app.inject({ method: 'GET', url: '/admin/dev-projects', headers: { host } });
+    const none = await app.inject({ method: 'GET', url: '/admin/dev-projects', headers: viaProxy(host) });
     expect(none.statusCode).toBe(401);
     const foreign = await call('GET', '/admin/dev-projects', undefined, await h.adminToken('globex'));
     expect(foreign.statusCode).toBe(401);
+  });
+
+  it('refuses a request that did not pass the access service, even with a good admin token', async () => {
+    const forged = new AssertionSigner(generateSecrets().ACCESS_ASSERTION_PRIVATE_KEY).sign({
+      sub: 'whitelist',
+      host,
+      tenant: 'acme',
+      reason: 'whitelist',
+      roles: [],
+    });
+    const attempts: Array<[string, Record<string, string>]> = [
+      ['no assertion', { host }],
+      ['forged', { host, [ASSERTION_HEADER]: forged }],
+      ['for another host', { host, [ASSERTION_HEADER]: viaProxy('globex.localhost')[ASSERTION_HEADER]! }],
+    ];
+    for (const [what, headers] of attempts) {
+      const res = await app.inject({
+        method: 'GET',
+        url: '/admin/dev-projects',
+        headers: { ...headers, authorization: `Bearer ${token}` },
+      });
+      expect(res.statusCode, what).toBe(401);
+      expect(res.json(), what).toEqual({
+        type: 'unauthorized',
+        message: 'This request did not pass the access service',
+      });
+    }
+    expect((await call('GET', '/admin/dev-projects')).statusCode).toBe(200);
+  });
+
+  it('belongs to no licensed feature: a tenant with none of the 31 still reaches its dev projects', async () => {
+    const unlicensed = await h.build({
+      ...staticFeatureSource({ acme: [] }),
+      start: async () => {},
+      close: async () => {},
+    });
+    try {
+      const res = await unlicensed.inject({
+        method: 'GET',
+        url: '/admin/dev-projects/version',
+        headers: { ...viaProxy(host), authorization: `Bearer ${token}` },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    } finally {
+      await unlicensed.close();
+    }
   });
 
   it('creates a project with a unique code and a real branch off main, authored by nobody but the bot', async () => {
@@ -338,13 +390,21 @@ describe('dev projects', () => {
       project_type: 'bugfix',
       priority: 'critical',
     };
-    const denied = await app.inject({
-      method: 'POST',
-      url: '/internal/dev-projects/from-ticket',
-      headers: { authorization: 'Bearer wrong' },
-      payload: body,
-    });
-    expect(denied.statusCode).toBe(401);
+    const attempt = (headers: Record<string, string>) =>
+      app.inject({ method: 'POST', url: '/internal/dev-projects/from-ticket', headers, payload: body });
+    const refusals: Array<[string, Record<string, string>]> = [
+      ['no token', {}],
+      ['a wrong token', { authorization: 'Bearer wrong' }],
+      ['a longer token', { authorization: `Bearer ${SERVICE_TOKEN}x` }],
+      ['a non-ASCII token', { authorization: 'Bearer ünïcödé' }],
+      // Neither an admin token nor the proxy's assertion stands in for the service token.
+      ['an admin token', { ...viaProxy(host), authorization: `Bearer ${token}` }],
+    ];
+    for (const [what, headers] of refusals) {
+      const denied = await attempt(headers);
+      expect(denied.statusCode, what).toBe(401);
+      expect(denied.json(), what).toEqual({ type: 'unauthorized', message: 'Service token required' });
+    }
     const post = () =>
       app.inject({
         method: 'POST',
@@ -367,7 +427,7 @@ describe('dev projects', () => {
     const inGlobex = await app.inject({
       method: 'GET',
       url: `/admin/dev-projects?code=${first.json().dev_project.project_code}`,
-      headers: { host: 'globex.localhost', authorization: `Bearer ${globexToken}` },
+      headers: { ...viaProxy('globex.localhost'), authorization: `Bearer ${globexToken}` },
     });
     expect(inGlobex.statusCode).toBe(200);
   });

@@ -4,17 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { signActorToken, tenantJwtSecret } from '@aplt/http';
-import { allFeaturesClient } from '@aplt/licensing';
+import { allFeaturesClient, type LicenseClient } from '@aplt/licensing';
 import { createRedis, QueueClient, type WorkerHandle } from '@aplt/queue';
-import { createTestFleet, createTestRedis, type TestFleet, type TestRedis } from '@aplt/testing';
+import { createTestFleet, createTestRedis, type TestFleet, type TestRedis, testSecrets } from '@aplt/testing';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { GitRepositories } from '../src/git/bot-repository';
 import { startRebuildWorker } from '../src/rebuild/rebuild.worker';
 
 const exec = promisify(execFile);
-
-export const SERVICE_TOKEN = 'test-service-token';
 
 /** Runs git against the test repository from outside the service, as an independent witness. */
 export async function gitCli(dir: string, ...args: string[]): Promise<string> {
@@ -30,7 +28,8 @@ export interface DevprojectsHarness {
   git: GitRepositories;
   queue: QueueClient;
   env: Record<string, string | undefined>;
-  build(): ReturnType<typeof buildApp>;
+  /** The app; `licenses` replaces the all-features client (to test licensing). */
+  build(licenses?: LicenseClient): ReturnType<typeof buildApp>;
   startWorker(): WorkerHandle;
   adminToken(tenantId: string, actorId?: string): Promise<string>;
   cleanup(): Promise<void>;
@@ -44,11 +43,11 @@ export async function createHarness(tenants: string[]): Promise<DevprojectsHarne
   const env = {
     ...process.env,
     ...fleet.env,
+    ...testSecrets(),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     REDIS_URL: redis.url,
     REDIS_PREFIX: redis.prefix,
     DEVPROJECTS_GIT_DIR: gitRoot,
-    DEVPROJECTS_SERVICE_TOKEN: SERVICE_TOKEN,
     PUBLIC_PROXY_URL: 'http://127.0.0.1:8080',
   };
   const config = loadConfig(env);
@@ -74,7 +73,7 @@ export async function createHarness(tenants: string[]): Promise<DevprojectsHarne
     git,
     queue,
     env,
-    build: () => buildApp(deps, config),
+    build: (licenses) => buildApp(licenses ? { ...deps, licenses } : deps, config),
     startWorker() {
       const connection = createRedis(redis.url, { forWorker: true });
       workerConnections.push(connection);

@@ -1,14 +1,10 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { TenantDatabases, TenantRecord, TenantRegistry } from '@aplt/db';
-import { type App, errorBody, unauthorized, unprocessable } from '@aplt/http';
-import type { FastifyRequest } from 'fastify';
+import { type App, errorBody, unprocessable } from '@aplt/http';
 import { z } from 'zod';
 import type { GitRepositories } from '../git/bot-repository';
 import { priorities, projectTypes } from '../projects/project.repository';
 import { projectBody } from '../projects/project.schemas';
 import { createFromTicket } from '../projects/project.service';
-
-const digest = (s: string) => createHash('sha256').update(s).digest();
 
 /** Base address of a tenant's admin panel: its registered URL, else its host on the public proxy. */
 export function tenantBaseUrl(tenant: TenantRecord, publicProxyUrl: string): string {
@@ -19,8 +15,10 @@ export function tenantBaseUrl(tenant: TenantRecord, publicProxyUrl: string): str
 
 /**
  * Service-to-service API for the portal: create the project of a support ticket in the tenant
- * the ticket belongs to. Not routed by the proxy (only /admin/dev-projects is), and it still
- * demands the shared service token, compared in constant time.
+ * the ticket belongs to. It takes its tenant from the body, so it serves no host
+ * (`tenant: false`) and no identity assertion opens it: the trust plugin of @aplt/http demands
+ * `Authorization: Bearer <SERVICE_TOKEN>` (`serviceToken: true`, compared in constant time).
+ * The proxy never routes /internal/*.
  */
 export function internalRoutes(
   app: App,
@@ -28,22 +26,13 @@ export function internalRoutes(
     databases: TenantDatabases;
     registry: TenantRegistry;
     git: GitRepositories;
-    serviceToken: string;
     publicProxyUrl: string;
   },
 ) {
-  const expected = digest(deps.serviceToken);
-  const requireServiceToken = async (request: FastifyRequest) => {
-    const header = request.headers.authorization ?? '';
-    const token = header.startsWith('Bearer ') ? header.slice(7).trim() : '';
-    if (!token || !timingSafeEqual(digest(token), expected)) throw unauthorized('Service token required');
-  };
-
   app.post(
     '/internal/dev-projects/from-ticket',
     {
-      config: { tenant: false },
-      preHandler: requireServiceToken,
+      config: { tenant: false, serviceToken: true },
       schema: {
         tags: ['internal'],
         body: z.object({

@@ -40,7 +40,14 @@ export function projectRoutes(app: App, deps: ProjectRouteDeps) {
     tenant: request.tenant,
   });
   const who = (request: FastifyRequest) => request.actor?.actorId ?? null;
-  const admin = { preHandler: requireActor('user') };
+  const admin = {
+    config: {
+      feature: null,
+      featureReason:
+        'dev projects are the platform team’s change workflow for a tenant (portal tickets become branches), not one of the 31 licensed features of spec 2',
+    },
+    preHandler: requireActor('user'),
+  };
 
   app.post(
     '/admin/dev-projects',
