@@ -1,11 +1,18 @@
 import type { Kysely } from '@aplt/db';
 import { signActorToken, tenantJwtSecret } from '@aplt/http';
+import { testSecrets } from '@aplt/testing';
 
-export const JWT_SECRET = 'documents-test-secret';
+/** Settings every documents app of a test is built with: this process's fleet secrets. */
+export const testEnv = (extra: Record<string, string | undefined> = {}) => ({
+  ...process.env,
+  ...testSecrets(),
+  LOG_LEVEL: 'silent',
+  ...extra,
+});
 
 export function adminToken(tenantId: string) {
   return signActorToken(
-    tenantJwtSecret(JWT_SECRET, tenantId),
+    tenantJwtSecret(testSecrets().JWT_SECRET, tenantId),
     {
       actor_id: 'user_x',
       actor_type: 'user',
@@ -18,7 +25,7 @@ export function adminToken(tenantId: string) {
 
 export function customerToken(tenantId: string, customerId: string) {
   return signActorToken(
-    tenantJwtSecret(JWT_SECRET, tenantId),
+    tenantJwtSecret(testSecrets().JWT_SECRET, tenantId),
     {
       actor_id: customerId,
       actor_type: 'customer',

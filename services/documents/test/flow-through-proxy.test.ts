@@ -1,10 +1,17 @@
 import { allFeaturesClient } from '@aplt/licensing';
 import { createAccessAppForTest } from '@aplt/service-access/testing';
-import { createTestFleet, startTestProxy, type TestFleet, type TestProxy } from '@aplt/testing';
+import {
+  createTestFleet,
+  httpRequest,
+  startTestProxy,
+  type TestFleet,
+  type TestProxy,
+  testSecrets,
+} from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { adminToken, JWT_SECRET, seedCatalog } from './fixtures';
+import { adminToken, seedCatalog, testEnv } from './fixtures';
 
 describe('quotation -> order -> invoice -> credit note -> payments, through the proxy', () => {
   let fleet: TestFleet;
@@ -24,11 +31,11 @@ describe('quotation -> order -> invoice -> credit note -> payments, through the 
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'acme' }]);
     cat = await seedCatalog(fleet.tenantDbs.get('acme')!.aplt.db);
-    const env = { ...process.env, ...fleet.env, LOG_LEVEL: 'silent', JWT_SECRET };
     const deps = { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient };
     proxy = await startTestProxy({
-      access: await createAccessAppForTest(fleet.registry),
-      documents: await buildApp(deps, loadConfig(env)),
+      // The access service signs assertions with this process's key; documents verifies them.
+      access: await createAccessAppForTest(fleet.registry, { ...testSecrets() }),
+      documents: await buildApp(deps, loadConfig(testEnv(fleet.env))),
     });
     token = await adminToken('acme');
   });
@@ -42,6 +49,13 @@ describe('quotation -> order -> invoice -> credit note -> payments, through the 
     // Without a token the admin routes answer 401.
     const anon = await proxy.request('acme.localhost', '/admin/aplt/quotations');
     expect(anon.status).toBe(401);
+    // With one, but straight to the service's port instead of through the proxy: 401 too.
+    const direct = await httpRequest(`http://127.0.0.1:${proxy.ports.documents}/admin/aplt/quotations`, {
+      host: 'acme.localhost',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(direct.status).toBe(401);
+    expect(direct.json()).toMatchObject({ type: 'unauthorized' });
 
     // Quotation: 250 pens at the 100+ tier (1.50) + tampo print 0.40, setup 2 colours x 45.00.
     const q = await call('POST', '/admin/aplt/quotations', {

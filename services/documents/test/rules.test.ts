@@ -1,12 +1,12 @@
 import { allFeaturesClient, featureKeys, staticFeatureSource } from '@aplt/licensing';
 import { createRedis, QueueClient } from '@aplt/queue';
-import { createTestFleet, createTestRedis, type TestFleet, type TestRedis } from '@aplt/testing';
+import { createTestFleet, createTestRedis, type TestFleet, type TestRedis, viaProxy } from '@aplt/testing';
 import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { startDocumentsWorker } from '../src/jobs/documents.worker';
-import { adminToken, customerToken, JWT_SECRET, seedCatalog } from './fixtures';
+import { adminToken, customerToken, seedCatalog, testEnv } from './fixtures';
 
 type App = Awaited<ReturnType<typeof buildApp>>;
 
@@ -22,7 +22,7 @@ describe('document rules (in-process app, real databases)', () => {
       method: method as any,
       url,
       payload,
-      headers: { host, ...(auth ? { authorization: `Bearer ${auth}` } : {}) },
+      headers: { ...viaProxy(host), ...(auth ? { authorization: `Bearer ${auth}` } : {}) },
     });
     return { status: res.statusCode, body: res.body ? res.json() : null };
   };
@@ -37,10 +37,9 @@ describe('document rules (in-process app, real databases)', () => {
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'acme' }]);
     cat = await seedCatalog(fleet.tenantDbs.get('acme')!.aplt.db);
-    const env = { ...process.env, ...fleet.env, LOG_LEVEL: 'silent', JWT_SECRET };
     app = await buildApp(
       { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient },
-      loadConfig(env),
+      loadConfig(testEnv(fleet.env)),
     );
     token = await adminToken('acme');
   });
@@ -475,7 +474,7 @@ describe('licensing and the expiry job', () => {
         databases: fleet.databases,
         licenses: { ...licenses, start: async () => {}, close: async () => {} },
       },
-      loadConfig({ ...fleet.env, LOG_LEVEL: 'silent', JWT_SECRET }),
+      loadConfig(testEnv(fleet.env)),
     );
   });
 
@@ -486,7 +485,7 @@ describe('licensing and the expiry job', () => {
   });
 
   it('answers 403 Feature not available for an unlicensed feature and for the source filter add-on', async () => {
-    const headers = { host: 'lite.localhost', authorization: `Bearer ${await adminToken('lite')}` };
+    const headers = { ...viaProxy('lite.localhost'), authorization: `Bearer ${await adminToken('lite')}` };
     const inv = await app.inject({ method: 'GET', url: '/admin/aplt/invoices', headers });
     expect(inv.statusCode).toBe(403);
     expect(inv.json()).toMatchObject({ message: 'Feature not available', feature: 'invoices' });

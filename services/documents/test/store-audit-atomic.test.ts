@@ -1,10 +1,10 @@
 import { sql } from '@aplt/db';
 import { allFeaturesClient } from '@aplt/licensing';
-import { createTestFleet, type TestFleet } from '@aplt/testing';
+import { createTestFleet, type TestFleet, viaProxy } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { JWT_SECRET } from './fixtures';
+import { testEnv } from './fixtures';
 
 /** A store write and its audit row commit together: when the audit cannot be written, nothing changes. */
 describe('store automation writes are audited atomically', () => {
@@ -16,7 +16,7 @@ describe('store automation writes are audited atomically', () => {
     fleet = await createTestFleet([{ id: 'acme' }]);
     app = await buildApp(
       { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient },
-      loadConfig({ ...process.env, ...fleet.env, LOG_LEVEL: 'silent', JWT_SECRET }),
+      loadConfig(testEnv(fleet.env)),
     );
   });
   afterAll(async () => {
@@ -29,7 +29,8 @@ describe('store automation writes are audited atomically', () => {
     app.inject({
       method: 'POST',
       url: '/store/aplt/quotations',
-      headers: { host },
+      // Through the proxy as a signed-in access user: the audit names who it was.
+      headers: viaProxy(host, { sub: 'flow@acme.test', reason: 'session' }),
       payload: {
         customer_email: 'lead@example.com',
         lines: [{ line_type: 'product', description: 'Item', quantity: 2, unit_price: '3.00' }],
@@ -56,5 +57,10 @@ describe('store automation writes are audited atomically', () => {
     expect(ok.statusCode).toBe(201);
     expect(await count('aplt_quotation_headers')).toBe(1);
     expect(await count('aplt_audit_log')).toBe(1);
+    const audit = await sql<{
+      actor: string;
+      actor_type: string;
+    }>`select actor, actor_type from aplt_audit_log`.execute(db());
+    expect(audit.rows).toEqual([{ actor: 'flow@acme.test', actor_type: 'automation' }]);
   });
 });

@@ -1,5 +1,6 @@
 import type { Kysely } from '@aplt/db';
 import { notFound } from '@aplt/http';
+import type { FeatureKey } from '@aplt/licensing';
 import { invoiceState } from '../invoices/invoice.service';
 import { isoDate } from '../shared/context';
 import { describeDocuments, findByNumber } from './chain.repository';
@@ -7,14 +8,39 @@ import { type DocType, relationsTouching } from './relation.repository';
 
 const order: DocType[] = ['quotation', 'order', 'proforma', 'invoice', 'credit_note', 'payment'];
 
+/** The licensed feature each kind of document belongs to (a proforma is an invoice's draft). */
+export const docTypeFeature: Record<DocType, FeatureKey> = {
+  quotation: 'quotations',
+  order: 'orders',
+  proforma: 'invoices',
+  invoice: 'invoices',
+  credit_note: 'credit_notes',
+  payment: 'payments',
+};
+
+const prefixType: Record<string, DocType> = {
+  Q: 'quotation',
+  O: 'order',
+  F: 'invoice',
+  P: 'proforma',
+  C: 'credit_note',
+  B: 'payment',
+};
+
+/** The document type a number's prefix names (`F-2026-0001` is an invoice). */
+export const docTypeOfNumber = (number: string): DocType | undefined =>
+  prefixType[number.charAt(0).toUpperCase()];
+
 /**
  * The whole chain around one document: walks the relation graph in both directions until no new
  * document appears (quotation -> order -> invoices -> credit notes, payments), whichever
- * document it starts from.
+ * document it starts from. Documents for which `visible` says no (a feature the tenant is not
+ * licensed for) are walked through but not shown, nor the relations that touch them.
  */
 export async function documentChain(
   db: Kysely<any>,
   start: { type?: DocType; id?: number; number?: string },
+  visible: (type: DocType) => boolean = () => true,
 ) {
   let root: { type: DocType; id: string } | undefined;
   if (start.number) root = await findByNumber(db, start.number);
@@ -49,7 +75,7 @@ export async function documentChain(
     }
   }
   const documents = [];
-  for (const type of order) {
+  for (const type of order.filter(visible)) {
     const ids = [...seen.values()].filter((n) => n.type === type).map((n) => n.id);
     for (const d of await describeDocuments(db, type, ids)) {
       const extra = type === 'invoice' ? invoiceState(d) : {};
@@ -66,13 +92,15 @@ export async function documentChain(
   return {
     root: { type: root.type, id: Number(root.id) },
     documents,
-    relations: [...edges.values()].map((r) => ({
-      source_type: r.source_type,
-      source_id: Number(r.source_id),
-      target_type: r.target_type,
-      target_id: Number(r.target_id),
-      relation_type: r.relation_type,
-      metadata: r.metadata,
-    })),
+    relations: [...edges.values()]
+      .filter((r) => visible(r.source_type) && visible(r.target_type))
+      .map((r) => ({
+        source_type: r.source_type,
+        source_id: Number(r.source_id),
+        target_type: r.target_type,
+        target_id: Number(r.target_id),
+        relation_type: r.relation_type,
+        metadata: r.metadata,
+      })),
   };
 }

@@ -1,8 +1,9 @@
-import { type App, requireActor, unprocessable } from '@aplt/http';
+import { type App, unprocessable } from '@aplt/http';
 import { z } from 'zod';
 import { journalOf } from '../ledger/posting.service';
 import { lineInput } from '../quotations/quotation.schemas';
 import { actorName, apltDb, type DocumentsContext } from '../shared/context';
+import { adminRoute } from '../shared/route-options';
 import { anyObject, dateInput, idParam, listOf, errorResponses } from '../shared/schemas';
 import { createCreditNote } from './credit-note.service';
 import * as service from './invoice.service';
@@ -35,7 +36,7 @@ const listQuery = z.object({
 });
 
 export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
-  const auth = { preHandler: requireActor('user') };
+  const auth = adminRoute('invoices');
 
   app.get(
     '/admin/aplt/invoices',
@@ -109,6 +110,8 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
     return reply.code(204).send();
   });
 
+  // Credit notes are their own licensed feature, though they live in the invoice tables.
+  const creditAuth = adminRoute('credit_notes');
   const creditBody = z.object({
     invoice_id: z.coerce.number().int().positive(),
     lines: z
@@ -126,7 +129,7 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
   app.get(
     '/admin/aplt/credit-notes',
     {
-      ...auth,
+      ...creditAuth,
       schema: {
         querystring: listQuery
           .omit({ status: true, document_type: true })
@@ -143,7 +146,7 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
   );
   app.get(
     '/admin/aplt/credit-notes/:id',
-    { ...auth, schema: { params: idParam, response: { ...errorResponses, 200: anyObject } } },
+    { ...creditAuth, schema: { params: idParam, response: { ...errorResponses, 200: anyObject } } },
     async (request) => {
       const db = apltDb(ctx, request);
       const cn = await service.loadInvoice(db, request.params.id);
@@ -154,7 +157,7 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
   );
   app.post(
     '/admin/aplt/credit-notes',
-    { ...auth, schema: { body: creditBody, response: { ...errorResponses, 201: anyObject } } },
+    { ...creditAuth, schema: { body: creditBody, response: { ...errorResponses, 201: anyObject } } },
     async (request, reply) =>
       reply.code(201).send(await createCreditNote(apltDb(ctx, request), request.body, actorName(request))),
   );

@@ -1,7 +1,8 @@
-import { type App, requireActor } from '@aplt/http';
+import type { App } from '@aplt/http';
 import { z } from 'zod';
 import { lineInput } from '../quotations/quotation.schemas';
 import { actorName, apltDb, type DocumentsContext } from '../shared/context';
+import { adminRoute } from '../shared/route-options';
 import { anyObject, dateInput, decimalInput, idParam, listOf, errorResponses } from '../shared/schemas';
 import * as service from './order.service';
 
@@ -32,7 +33,7 @@ const statusBody = z.object({
 });
 
 export function registerOrderRoutes(app: App, ctx: DocumentsContext) {
-  const auth = { preHandler: requireActor('user') };
+  const auth = adminRoute('orders');
   const listQuery = z.object({
     status: z.enum(service.orderStatuses).optional(),
     customer_id: z.coerce.number().int().positive().optional(),

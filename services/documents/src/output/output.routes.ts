@@ -2,6 +2,7 @@ import type { TenantDatabases } from '@aplt/db';
 import { type App, errorBody, HttpError, notFound, requireActor, unprocessable } from '@aplt/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { FeatureKey } from '@aplt/licensing';
 import { z } from 'zod';
 import { BrowserPool, PoolBusyError } from './browser-pool';
 import type { DocumentKind, PrintableDocument } from './document.model';
@@ -31,6 +32,14 @@ const SEGMENTS: Record<string, DocumentKind> = {
   orders: 'order',
   invoices: 'invoice',
   'credit-notes': 'credit_note',
+};
+
+/** A document's PDF, draft and UBL belong to the licensed feature of the document itself. */
+const FEATURES: Record<DocumentKind, FeatureKey> = {
+  quotation: 'quotations',
+  order: 'orders',
+  invoice: 'invoices',
+  credit_note: 'credit_notes',
 };
 
 const idQuery = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
@@ -110,6 +119,7 @@ export const outputRoutes = fp(
         `/admin/aplt/${segment}/pdf`,
         {
           preHandler: requireActor('user'),
+          config: { feature: FEATURES[kind] },
           schema: {
             tags: ['documents'],
             summary: `A4 PDF of one ${kind.replace('_', ' ')}`,
@@ -132,6 +142,7 @@ export const outputRoutes = fp(
         `/admin/aplt/${segment}/eml`,
         {
           preHandler: requireActor('user'),
+          config: { feature: FEATURES[kind] },
           schema: {
             tags: ['documents'],
             summary: `E-mail draft (.eml) with the ${kind} PDF`,
@@ -157,6 +168,7 @@ export const outputRoutes = fp(
         `/admin/aplt/${segment}/ubl`,
         {
           preHandler: requireActor('user'),
+          config: { feature: FEATURES[kind] },
           schema: {
             tags: ['documents'],
             summary: `UBL 2.1 (Peppol BIS Billing 3.0) ${kind.replace('_', ' ')}`,

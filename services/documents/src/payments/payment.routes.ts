@@ -1,7 +1,8 @@
-import { type App, requireActor } from '@aplt/http';
+import type { App } from '@aplt/http';
 import { z } from 'zod';
 import { journalOf } from '../ledger/posting.service';
 import { actorName, apltDb, type DocumentsContext } from '../shared/context';
+import { adminRoute } from '../shared/route-options';
 import { anyObject, dateInput, idParam, listOf, positiveAmount, errorResponses } from '../shared/schemas';
 import * as service from './payment.service';
 
@@ -20,7 +21,7 @@ const paymentBody = z.object({
 });
 
 export function registerPaymentRoutes(app: App, ctx: DocumentsContext) {
-  const auth = { preHandler: requireActor('user') };
+  const auth = adminRoute('payments');
   const listQuery = z.object({
     customer_id: z.coerce.number().int().positive().optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),

@@ -1,14 +1,16 @@
-import { type App, forbidden, requireActor } from '@aplt/http';
+import type { App } from '@aplt/http';
 import { z } from 'zod';
 import { convertQuotation } from '../orders/order.service';
 import { actorName, apltDb, type DocumentsContext } from '../shared/context';
+import { adminRoute, requireFeature } from '../shared/route-options';
 import { anyObject, idBody, idParam, listOf, errorResponses } from '../shared/schemas';
 import { createQuotationBody, listQuotationsQuery, updateQuotationBody } from './quotation.schemas';
 import * as service from './quotation.service';
 
 /** Admin quotation routes (admin JWT; licensed feature 'quotations', filter by source 'quotation_source_filter'). */
 export function registerQuotationRoutes(app: App, ctx: DocumentsContext) {
-  const auth = { preHandler: requireActor('user') };
+  // Converting (confirm) makes an order, but it is the quotation's workflow: quotations.
+  const auth = adminRoute('quotations');
 
   app.get(
     '/admin/aplt/quotations',
@@ -16,12 +18,7 @@ export function registerQuotationRoutes(app: App, ctx: DocumentsContext) {
     async (request) => {
       const q = request.query;
       // Filtering by source is a separately licensed add-on (spec 2 feature quotation_source_filter).
-      if (
-        q.source_code &&
-        !request.server.licenses.isFeatureEnabled(request.tenant!.id, 'quotation_source_filter')
-      ) {
-        throw forbidden('Feature not available', { feature: 'quotation_source_filter' });
-      }
+      if (q.source_code) requireFeature(request, 'quotation_source_filter');
       const data = await service.listQuotations(apltDb(ctx, request), q);
       return { data, count: data.length };
     },

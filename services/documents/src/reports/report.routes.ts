@@ -1,6 +1,7 @@
-import { type App, requireActor, badRequest } from '@aplt/http';
+import { type App, badRequest } from '@aplt/http';
 import { z } from 'zod';
 import { apltDb, type DocumentsContext, today } from '../shared/context';
+import { adminRoute } from '../shared/route-options';
 import { anyObject, dateInput, errorResponses } from '../shared/schemas';
 import * as service from './report.service';
 
@@ -18,7 +19,7 @@ function range(q: { from?: string; to?: string }) {
 }
 
 export function registerReportRoutes(app: App, ctx: DocumentsContext) {
-  const auth = { preHandler: requireActor('user') };
+  const auth = adminRoute('reports');
   const asOf = z.object({ as_of: dateInput.optional() });
 
   app.get(

@@ -1,4 +1,4 @@
-import { type App, forbidden, notFound, requireActor } from '@aplt/http';
+import { type App, forbidden, notFound } from '@aplt/http';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { listInvoices } from '../invoices/invoice.service';
@@ -7,6 +7,7 @@ import { quotationStatuses } from '../quotations/quotation.schemas';
 import { customerQuotations, findQuotation, rejectQuotation } from '../quotations/quotation.service';
 import { recordAudit } from '../shared/audit.service';
 import { apltDb, commerceDb, type DocumentsContext } from '../shared/context';
+import { customerRoute } from '../shared/route-options';
 import { anyObject, idParam, listOf, errorResponses } from '../shared/schemas';
 import { identifyCaller, ownsQuotation } from './customer-portal.service';
 
@@ -20,7 +21,8 @@ function caller(ctx: DocumentsContext, request: FastifyRequest) {
 }
 
 export function registerCustomerPortalRoutes(app: App, ctx: DocumentsContext) {
-  const auth = { preHandler: requireActor('customer') };
+  // Accepting a quote makes an order, but it is the quotation's workflow: quotations.
+  const auth = customerRoute('quotations');
 
   app.get(
     '/store/aplt/quotes',
@@ -113,7 +115,8 @@ export function registerCustomerPortalRoutes(app: App, ctx: DocumentsContext) {
   app.get(
     '/store/aplt/invoices',
     {
-      ...auth,
+      // The caller's invoices and the credit notes on them: the invoice history, one feature.
+      ...customerRoute('invoices'),
       schema: {
         querystring: z.object({
           status: z.enum(['open', 'paid', 'overdue']).optional(),

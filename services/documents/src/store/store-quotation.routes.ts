@@ -5,6 +5,7 @@ import { lineInput, quotationStatuses } from '../quotations/quotation.schemas';
 import * as quotations from '../quotations/quotation.service';
 import { recordAudit } from '../shared/audit.service';
 import { apltDb, type DocumentsContext } from '../shared/context';
+import { requireFeature, storeRoute } from '../shared/route-options';
 import { anyObject, dateInput, decimalInput, listOf, errorResponses } from '../shared/schemas';
 
 /**
@@ -59,7 +60,8 @@ function audit(
   changes: unknown,
 ) {
   return {
-    actor: request.headers['x-auth-user']?.toString() ?? null,
+    // Who forward auth let through, from the verified assertion (null for a whitelisted machine).
+    actor: request.access && request.access.sub !== 'whitelist' ? request.access.sub : null,
     actor_type: 'automation' as const,
     action,
     entity_type: entityType,
@@ -72,9 +74,12 @@ function audit(
 }
 
 export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
+  const licensed = storeRoute('quotations');
+
   app.get(
     '/store/aplt/quotations',
     {
+      ...licensed,
       schema: {
         querystring: z.object({
           id: z.coerce.number().int().positive().optional(),
@@ -89,6 +94,8 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
     async (request) => {
       const db = apltDb(ctx, request);
       const q = request.query;
+      // The same add-on as the admin list's source filter (spec 2 quotation_source_filter).
+      if (q.source_code) requireFeature(request, 'quotation_source_filter');
       if (q.id) return publicView(await quotations.loadQuotation(db, q.id));
       const data = (await quotations.listQuotations(db, { ...q, offset: 0 })).map(publicView);
       return { data, count: data.length };
@@ -97,7 +104,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
 
   app.post(
     '/store/aplt/quotations',
-    { schema: { body: createBody, response: { ...errorResponses, 201: anyObject } } },
+    { ...licensed, schema: { body: createBody, response: { ...errorResponses, 201: anyObject } } },
     async (request, reply) => {
       const db = apltDb(ctx, request);
       const q = await db.transaction().execute(async (trx) => {
@@ -121,7 +128,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
 
   app.put(
     '/store/aplt/quotations',
-    { schema: { body: updateBody, response: { ...errorResponses, 200: anyObject } } },
+    { ...licensed, schema: { body: updateBody, response: { ...errorResponses, 200: anyObject } } },
     async (request) => {
       const db = apltDb(ctx, request);
       const { id, ...patch } = request.body;
@@ -137,6 +144,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
   app.get(
     '/store/aplt/quotations/lines',
     {
+      ...licensed,
       schema: {
         querystring: z.object({ quotation_id: z.coerce.number().int().positive() }),
         response: { ...errorResponses, 200: listOf },
@@ -151,6 +159,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
   app.post(
     '/store/aplt/quotations/lines',
     {
+      ...licensed,
       schema: {
         body: lineInput.extend({ quotation_id: z.coerce.number().int().positive() }),
         response: { ...errorResponses, 201: anyObject },
@@ -173,7 +182,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
 
   app.put(
     '/store/aplt/quotations/lines',
-    { schema: { body: lineUpdateBody, response: { ...errorResponses, 200: anyObject } } },
+    { ...licensed, schema: { body: lineUpdateBody, response: { ...errorResponses, 200: anyObject } } },
     async (request) => {
       const db = apltDb(ctx, request);
       const { id, ...patch } = request.body;
@@ -188,6 +197,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
   app.delete(
     '/store/aplt/quotations/lines',
     {
+      ...licensed,
       schema: {
         querystring: z.object({ id: z.coerce.number().int().positive().optional() }),
         body: z.object({ id: z.coerce.number().int().positive() }).nullish(),

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allFeaturesClient } from '@aplt/licensing';
-import { createTestFleet, type TestFleet } from '@aplt/testing';
+import { createTestFleet, type TestFleet, viaProxy } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { adminToken, JWT_SECRET, seedCatalog } from '../fixtures';
+import { adminToken, seedCatalog, testEnv } from '../fixtures';
 import { COMPANY } from './document-fixtures';
 import { pdfText } from './poppler';
 import { checkBusinessRules, validateUbl } from './ubl-check';
@@ -27,7 +27,7 @@ describe('output of documents created by the documents core', () => {
       method,
       url,
       payload,
-      headers: { host: 'acme.localhost', authorization: `Bearer ${token}` },
+      headers: { ...viaProxy('acme.localhost'), authorization: `Bearer ${token}` },
     });
 
   beforeAll(async () => {
@@ -58,7 +58,7 @@ describe('output of documents created by the documents core', () => {
     process.env.DOCUMENT_STORE_DIR = storeDir;
     app = await buildApp(
       { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient },
-      loadConfig({ ...process.env, ...fleet.env, LOG_LEVEL: 'silent', JWT_SECRET }),
+      loadConfig(testEnv(fleet.env)),
     );
     token = await adminToken('acme');
 

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { signActorToken, tenantJwtSecret } from '@aplt/http';
 import { allFeaturesClient } from '@aplt/licensing';
 import { createAccessAppForTest } from '@aplt/service-access/testing';
-import { createTestFleet, startTestProxy, type TestFleet, type TestProxy } from '@aplt/testing';
+import { createTestFleet, startTestProxy, type TestFleet, type TestProxy, testSecrets } from '@aplt/testing';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app';
@@ -54,12 +54,11 @@ describe('document output through the proxy (PDF, .eml, UBL)', () => {
     storeDir = mkdtempSync(join(tmpdir(), 'aplt-docstore-'));
     process.env.DOCUMENT_STORE_DIR = storeDir;
     process.env.PDF_POOL_SIZE = '2';
-    const env = { ...process.env, ...fleet.env, LOG_LEVEL: 'silent' };
-    const config = loadConfig(env);
+    const config = loadConfig({ ...process.env, ...fleet.env, ...testSecrets(), LOG_LEVEL: 'silent' });
     const deps = { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient };
     documentsApp = await buildApp(deps, config);
     proxy = await startTestProxy({
-      access: await createAccessAppForTest(fleet.registry),
+      access: await createAccessAppForTest(fleet.registry, { ...testSecrets() }),
       documents: documentsApp,
     });
     token = await signActorToken(
