@@ -1,14 +1,32 @@
 import type { App } from '@aplt/http';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { appShell } from './app-shell';
 import { adminFeatures } from './features.service';
 
-const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || null;
+/**
+ * Who forward auth let through, from the verified identity assertion (the X-Auth-* headers say
+ * the same, but only the assertion is signed): the user's e-mail (null for a whitelisted
+ * machine), the roles as one comma-separated string (null when none) and why it passed.
+ */
+function identity(request: FastifyRequest) {
+  const access = request.access;
+  return {
+    user: access && access.sub !== 'whitelist' ? access.sub : null,
+    roles: access?.roles.length ? access.roles.join(',') : null,
+    via: access?.reason ?? null,
+  };
+}
 
 export async function featuresRoutes(app: App) {
   app.get(
     '/admin/features',
     {
+      config: {
+        feature: null,
+        featureReason:
+          'the admin panel asks which features are licensed, whatever they are, to draw its sidebar',
+      },
       schema: {
         response: {
           200: z.object({
@@ -47,12 +65,7 @@ export async function featuresRoutes(app: App) {
     }),
   );
 
-  // Who forward auth says this is: the proxy sets these from the access service's answer only.
-  app.get('/api/identity', async (request) => ({
-    user: header(request.headers['x-auth-user']),
-    roles: header(request.headers['x-auth-roles']),
-    via: header(request.headers['x-auth-via']),
-  }));
+  app.get('/api/identity', async (request) => identity(request));
 
   app.get('/app', async (request, reply) => {
     const { sidebar_items } = adminFeatures(app.licenses, request.tenant.id);
@@ -60,7 +73,7 @@ export async function featuresRoutes(app: App) {
       appShell({
         tenantName: request.tenant.name,
         sidebarItems: sidebar_items,
-        user: header(request.headers['x-auth-user']),
+        user: identity(request).user,
       }),
     );
   });
