@@ -24,10 +24,14 @@ const text = (max: number) => z.string().trim().max(max);
 export function gatekeeperRoutes(app: App, deps: { databases: TenantDatabases; trustedProxies: string[] }) {
   const trusted = proxyaddr.compile(deps.trustedProxies);
   const isTrustedPeer = (address: string) => trusted(address, 0);
+  // The whole gatekeeper is one licensed feature: the visitor's check and request, and the
+  // admins' review of requests. Without it no request could be decided, so none is taken.
+  const config = { feature: 'access_requests' } as const;
 
   app.get(
     '/store/access-check',
     {
+      config,
       schema: {
         tags: ['gatekeeper'],
         response: {
@@ -45,6 +49,7 @@ export function gatekeeperRoutes(app: App, deps: { databases: TenantDatabases; t
   app.post(
     '/store/access-request',
     {
+      config,
       schema: {
         tags: ['gatekeeper'],
         body: z.object({
@@ -73,6 +78,7 @@ export function gatekeeperRoutes(app: App, deps: { databases: TenantDatabases; t
   app.get(
     '/admin/aplt/access-requests',
     {
+      config,
       preHandler: requireActor('user'),
       schema: {
         tags: ['gatekeeper'],
@@ -95,6 +101,7 @@ export function gatekeeperRoutes(app: App, deps: { databases: TenantDatabases; t
   app.put(
     '/admin/aplt/access-requests/:id',
     {
+      config,
       preHandler: requireActor('user'),
       schema: {
         tags: ['gatekeeper'],

@@ -1,13 +1,19 @@
 import { signActorToken, tenantJwtSecret } from '@aplt/http';
 import { allFeaturesClient } from '@aplt/licensing';
 import { createAccessAppForTest } from '@aplt/service-access/testing';
-import { createTestFleet, startTestProxy, type TestFleet, type TestProxy } from '@aplt/testing';
+import {
+  createTestFleet,
+  httpRequest,
+  startTestProxy,
+  type TestFleet,
+  type TestProxy,
+  testSecrets,
+  viaProxy,
+} from '@aplt/testing';
 import { sql } from '@aplt/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-
-const JWT_SECRET = 'gatekeeper-test-secret';
 
 describe('gatekeeper through the proxy', () => {
   let fleet: TestFleet;
@@ -23,7 +29,7 @@ describe('gatekeeper through the proxy', () => {
       .values({ id: 'user_gk', email: 'boss@acme.test' })
       .execute();
     adminToken = await signActorToken(
-      tenantJwtSecret(JWT_SECRET, 'acme'),
+      tenantJwtSecret(testSecrets().JWT_SECRET, 'acme'),
       {
         actor_id: 'user_gk',
         actor_type: 'user',
@@ -32,9 +38,10 @@ describe('gatekeeper through the proxy', () => {
       },
       600,
     );
-    const config = loadConfig({ LOG_LEVEL: 'silent', JWT_SECRET });
+    const config = loadConfig({ ...testSecrets(), LOG_LEVEL: 'silent' });
     proxy = await startTestProxy({
-      access: await createAccessAppForTest(fleet.registry),
+      // The access service signs assertions with this process's key; gatekeeper verifies them.
+      access: await createAccessAppForTest(fleet.registry, { ...testSecrets() }),
       gatekeeper: await buildApp(
         { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient },
         config,
@@ -113,6 +120,23 @@ describe('gatekeeper through the proxy', () => {
     expect(audit.rows).toEqual([{ action: 'access_request.approved', actor: 'boss@acme.test' }]);
   });
 
+  it('answers a call that went around the proxy with 401, from any address, but its health checks', async () => {
+    const direct = (path: string, localAddress?: string) =>
+      httpRequest(`http://127.0.0.1:${proxy.ports.gatekeeper}${path}`, {
+        host: 'acme.localhost',
+        headers: admin(),
+        ...(localAddress ? { localAddress } : {}),
+      });
+    for (const localAddress of [undefined, '127.0.0.7']) {
+      for (const path of ['/store/access-check', '/admin/aplt/access-requests']) {
+        const res = await direct(path, localAddress);
+        expect(res.status, `${localAddress ?? '127.0.0.1'} ${path}`).toBe(401);
+        expect(res.json()).toMatchObject({ type: 'unauthorized' });
+      }
+    }
+    expect((await direct('/healthz')).status).toBe(200);
+  });
+
   it('keeps tenants apart: approval on one storefront is not approval on another', async () => {
     expect((await proxy.request('globex.localhost', '/store/access-check')).json().status).toBe('none');
   });
@@ -145,33 +169,37 @@ describe('gatekeeper visitor address', () => {
   async function app() {
     return buildApp(
       { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient },
-      loadConfig({ LOG_LEVEL: 'silent', TRUSTED_PROXIES: '127.0.0.1/32' }),
+      loadConfig({ ...testSecrets(), LOG_LEVEL: 'silent', TRUSTED_PROXIES: '127.0.0.1/32' }),
     );
   }
 
   it('believes X-Forwarded-For and X-Real-IP only from a trusted proxy', async () => {
     const a = await app();
     const body = { name: 'V', email: 'v@x.test', company: '', message: '' };
-    const viaProxy = await a.inject({
+    const forwarded = await a.inject({
       method: 'POST',
       url: '/store/access-request',
       remoteAddress: '127.0.0.1',
-      headers: { host: 'acme.localhost', 'x-forwarded-for': '203.0.113.7' },
+      headers: { ...viaProxy('acme.localhost'), 'x-forwarded-for': '203.0.113.7' },
       payload: body,
     });
-    expect(viaProxy.statusCode).toBe(201);
+    expect(forwarded.statusCode).toBe(201);
     const spoofed = await a.inject({
       method: 'GET',
       url: '/store/access-check',
       remoteAddress: '198.51.100.9',
-      headers: { host: 'acme.localhost', 'x-forwarded-for': '203.0.113.7', 'x-real-ip': '203.0.113.7' },
+      headers: {
+        ...viaProxy('acme.localhost'),
+        'x-forwarded-for': '203.0.113.7',
+        'x-real-ip': '203.0.113.7',
+      },
     });
     expect(spoofed.json().status).toBe('none');
     const realIp = await a.inject({
       method: 'GET',
       url: '/store/access-check',
       remoteAddress: '127.0.0.1',
-      headers: { host: 'acme.localhost', 'x-real-ip': '203.0.113.7' },
+      headers: { ...viaProxy('acme.localhost'), 'x-real-ip': '203.0.113.7' },
     });
     expect(realIp.json().status).toBe('pending');
   });
@@ -186,7 +214,7 @@ describe('gatekeeper visitor address', () => {
       method: 'POST',
       url: '/store/access-request',
       remoteAddress: '192.0.2.1',
-      headers: { host: 'acme.localhost' },
+      headers: viaProxy('acme.localhost'),
       payload: { name: 'V', email: 'v@x.test', company: '', message: '' },
     });
     expect(res.statusCode).toBe(429);
