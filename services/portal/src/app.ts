@@ -3,6 +3,7 @@ import { createApp } from '@aplt/http';
 import bcrypt from 'bcrypt';
 import { authRoutes } from './auth/auth.routes';
 import type { OtpChannel } from './auth/otp-channel';
+import { bodyDrainPlugin } from './body-limits';
 import type { Config } from './config';
 import { csrfPlugin } from './csrf';
 import { portalPage } from './portal-page';
@@ -22,6 +23,8 @@ export async function buildApp(deps: Deps, config: Config) {
     prettyLogs: config.LOG_PRETTY,
     trustedProxies: config.TRUSTED_PROXIES,
   });
+  // Over-limit bodies (1 MiB, Fastify's default) are read to their end before the 413 goes out.
+  await app.register(bodyDrainPlugin);
   app.decorateRequest('portal', null);
   app.addReadinessCheck('portal-db', async () => {
     await sql`select 1`.execute(deps.db);
@@ -31,7 +34,7 @@ export async function buildApp(deps: Deps, config: Config) {
   authRoutes(app, { db: deps.db, config, otp: deps.otp, dummyHash });
   ticketRoutes(app, {
     db: deps.db,
-    devprojects: new DevProjectsClient(config.DEVPROJECTS_URL, config.DEVPROJECTS_SERVICE_TOKEN),
+    devprojects: new DevProjectsClient(config.DEVPROJECTS_URL, config.SERVICE_TOKEN),
     portalPublicUrl: config.PORTAL_PUBLIC_URL,
   });
   app.get('/', { schema: { hide: true } }, async (_request, reply) =>

@@ -22,6 +22,7 @@ import {
   type TestMysqlDatabase,
   type TestProxy,
   type TestRedis,
+  testSecrets,
 } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp as buildPortal } from '../src/app';
@@ -54,11 +55,11 @@ describe('create a dev project from a portal ticket, through the proxy', () => {
     const env = {
       ...process.env,
       ...fleet.env,
+      ...testSecrets(),
       LOG_LEVEL: 'silent',
       REDIS_URL: redis.url,
       REDIS_PREFIX: redis.prefix,
       DEVPROJECTS_GIT_DIR: join(tmp, 'repos'),
-      DEVPROJECTS_SERVICE_TOKEN: 'e2e-service-token',
       PUBLIC_PROXY_URL: 'http://127.0.0.1:8080',
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: String(sink.port),
@@ -242,10 +243,10 @@ describe('create a dev project from a portal ticket, through the proxy', () => {
     const list = await proxy.request('acme.localhost', '/admin/dev-projects', { headers: auth });
     expect(list.json().count).toBe(1);
 
-    // The internal create route is not reachable through the proxy.
+    // The internal create route is not reachable through the proxy, not even with the service token.
     const internal = await proxy.request('acme.localhost', '/internal/dev-projects/from-ticket', {
       method: 'POST',
-      headers: { authorization: 'Bearer e2e-service-token' },
+      headers: { authorization: `Bearer ${testSecrets().SERVICE_TOKEN}` },
       body: {},
     });
     expect(internal.status).not.toBe(201);

@@ -1,5 +1,13 @@
 import { sql } from '@aplt/db';
-import { createTestMysqlDatabase, type SmtpSink, startSmtpSink, type TestMysqlDatabase } from '@aplt/testing';
+import type { AddressInfo } from 'node:net';
+import {
+  createTestMysqlDatabase,
+  httpRequest,
+  type SmtpSink,
+  startSmtpSink,
+  type TestMysqlDatabase,
+  testSecrets,
+} from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { emailOtpChannel } from '../src/auth/otp-channel';
@@ -39,6 +47,7 @@ describe('portal auth and support tickets', () => {
     [mysql, sink] = await Promise.all([createTestMysqlDatabase(), startSmtpSink()]);
     const config = loadConfig({
       ...process.env,
+      ...testSecrets(),
       LOG_LEVEL: 'silent',
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: String(sink.port),
@@ -170,6 +179,7 @@ describe('portal auth and support tickets', () => {
     await addUser(mysql.db, 'nomail@client.test', 'client');
     const deadSmtp = loadConfig({
       ...process.env,
+      ...testSecrets(),
       LOG_LEVEL: 'silent',
       SMTP_HOST: '127.0.0.1',
       SMTP_PORT: '9',
@@ -214,6 +224,142 @@ describe('portal auth and support tickets', () => {
       password: PASSWORD,
     });
     expect(locked.statusCode).toBe(429);
+  });
+
+  /** A login from another client address (inject's remoteAddress; not a trusted proxy). */
+  const loginFrom = (remoteAddress: string, email: string, password: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email, password }),
+    });
+
+  /** Wrong passwords one at a time until the first 429; how many were checked (401) before it. */
+  async function wrongUntilRefused(remoteAddress: string, email: () => string): Promise<number> {
+    for (let checked = 0; checked <= 25; checked++) {
+      const res = await loginFrom(remoteAddress, email(), 'wrong-guess');
+      if (res.statusCode === 429) return checked;
+      expect(res.statusCode).toBe(401);
+    }
+    throw new Error('never refused');
+  }
+
+  it('checks at most the limit of 40 concurrent wrong passwords on one account (one atomic step per attempt)', async () => {
+    await addUser(mysql.db, 'burst@client.test', 'client');
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        loginFrom(`198.51.100.${i + 1}`, 'burst@client.test', `guess-${i}`),
+      ),
+    );
+    const statuses = answers.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    // 401 = the password was checked (and wrong); 429 = refused before any check. Limit: 4.
+    const checked = statuses.filter((s) => s === 401).length;
+    expect(checked).toBeLessThanOrEqual(4);
+    const recorded = await mysql.db
+      .selectFrom('portal_login_failures')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('email', '=', 'burst@client.test')
+      .executeTakeFirstOrThrow();
+    expect(Number(recorded.n)).toBe(checked);
+    // Refused attempts were not counted: one at a time, exactly the rest of the limit is checked.
+    expect(checked + (await wrongUntilRefused('198.51.100.98', () => 'burst@client.test'))).toBe(4);
+    // The right password does not open a locked account either.
+    expect((await loginFrom('198.51.100.99', 'burst@client.test', PASSWORD)).statusCode).toBe(429);
+  });
+
+  it('also counts attempts per client address across accounts (five times the limit)', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => loginFrom('203.0.113.7', `spray-${i}@client.test`, 'guess')),
+    );
+    const checked = answers.filter((r) => r.statusCode === 401).length;
+    expect(answers.every((r) => r.statusCode === 401 || r.statusCode === 429)).toBe(true);
+    expect(checked).toBeLessThanOrEqual(20);
+    // One at a time, the address gets the rest of its 20; then a fresh account from it is refused ...
+    let n = 0;
+    expect(checked + (await wrongUntilRefused('203.0.113.7', () => `fresh-${n++}@client.test`))).toBe(20);
+    expect((await loginFrom('203.0.113.7', 'fresh2@client.test', 'guess')).statusCode).toBe(429);
+    // ... while another address still gets its answer for the same account.
+    expect((await loginFrom('203.0.113.8', 'fresh2@client.test', 'guess')).statusCode).toBe(401);
+  });
+
+  it('applies CSRF to the route the router matched, whatever the encoding of the path', async () => {
+    // The router decodes `%61` to `a`: these reach /api/auth/login and /api/support/tickets.
+    const reached = await app.inject({
+      method: 'POST',
+      url: '/%61pi/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: 'nobody@portal.test', password: 'x' }),
+    });
+    expect(reached.statusCode).toBe(401);
+    for (const url of ['/%61pi/auth/login', '/api/%73upport/tickets', '/%61%70%69/auth/logout']) {
+      const form = await app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'email=a&password=b',
+      });
+      expect(form.statusCode, url).toBe(415);
+      expect(form.json().type).toBe('unsupported_media_type');
+      const cross = await app.inject({
+        method: 'POST',
+        url,
+        headers: {
+          'content-type': 'application/json',
+          origin: 'https://evil.example',
+          host: 'portal.localhost',
+        },
+        payload: '{}',
+      });
+      expect(cross.statusCode, url).toBe(403);
+      expect(cross.json().type).toBe('not_allowed');
+    }
+  });
+
+  it('answers a non-ASCII Origin or CSRF header with 403, never a 5xx', async () => {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    // Latin-1 bytes in header values, as a raw client may send them.
+    for (const headers of [
+      { origin: 'http://p\u00f6rtal.localhost', 'x-csrf-token': '\u00e9\u00e9\u00e9' },
+      { origin: 'http://portal.localhost\u00ff', 'x-csrf-token': 'x' },
+      { origin: '\u00a0', 'x-csrf-token': '\u00ff'.repeat(64) },
+    ]) {
+      const res = await httpRequest(`${base}/api/auth/logout`, {
+        method: 'POST',
+        host: 'portal.localhost',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect(res.json().type).toBe('not_allowed');
+    }
+    // The same request from the portal's own origin passes.
+    const own = await httpRequest(`${base}/api/auth/logout`, {
+      method: 'POST',
+      host: 'portal.localhost',
+      headers: { origin: 'http://portal.localhost', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(own.status).toBe(200);
+  });
+
+  it('answers a NUL byte or a lone surrogate in the login body with 400', async () => {
+    for (const payload of [
+      '{"email":"a\\u0000@client.test","password":"x"}',
+      '{"email":"anna@client.test","password":"\\ud800"}',
+    ]) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+      expect(res.statusCode, payload).toBe(400);
+      expect(res.json().type).toBe('invalid_data');
+    }
   });
 
   it('refuses state changes that are not JSON or come from another origin', async () => {

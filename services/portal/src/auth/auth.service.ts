@@ -1,5 +1,5 @@
 import type { Kysely } from '@aplt/db';
-import { badRequest, HttpError, tooManyRequests, unauthorized } from '@aplt/http';
+import { badRequest, HttpError, safeEqual, tooManyRequests, unauthorized } from '@aplt/http';
 import bcrypt from 'bcrypt';
 import type { Config } from '../config';
 import * as failures from './login-failure.repository';
@@ -8,7 +8,7 @@ import * as otp from './otp.repository';
 import { hashPortalPassword } from './password-hash';
 import { passwordProblems } from './password-policy';
 import * as sessions from './session.repository';
-import { codeHash, newCode, newSessionToken, sameHash } from './tokens';
+import { codeHash, newCode, newSessionToken } from './tokens';
 import * as users from './user.repository';
 
 export interface AuthDeps {
@@ -32,19 +32,22 @@ export async function login(
 ): Promise<LoginResult> {
   const { db, config } = deps;
   const email = input.email.trim().toLowerCase();
-  const recent = await failures.recentFailures(db, email, input.ip, config.PORTAL_LOGIN_WINDOW_SECONDS);
+  // One atomic step per attempt, before any password is checked: the attempt is recorded first,
+  // then the attempts recorded so far are counted, so concurrent guesses cannot all pass one check.
+  const attempt = await failures.recordAttempt(db, email, input.ip, config.PORTAL_LOGIN_WINDOW_SECONDS);
   if (
-    recent.byEmail >= config.PORTAL_LOGIN_MAX_FAILURES ||
-    recent.byIp >= config.PORTAL_LOGIN_MAX_FAILURES * 5
-  )
+    attempt.byEmail > config.PORTAL_LOGIN_MAX_FAILURES ||
+    attempt.byIp > config.PORTAL_LOGIN_MAX_FAILURES * 5
+  ) {
+    // A refused attempt checked nothing, so it does not count (nor prolong the lockout).
+    await failures.forgetAttempt(db, attempt.id);
     throw tooManyRequests('Too many failed logins; try again later', config.PORTAL_LOGIN_WINDOW_SECONDS);
+  }
 
   const user = await users.findActiveByEmail(db, email);
   const matches = await bcrypt.compare(input.password, user?.password_hash ?? deps.dummyHash);
-  if (!user || !matches) {
-    await failures.recordFailure(db, email, input.ip);
-    return { ok: false };
-  }
+  // A failed attempt stays recorded: it is one of the failures the window counts.
+  if (!user || !matches) return { ok: false };
   await failures.clearFailures(db, email);
 
   const { token, id } = newSessionToken();
@@ -84,7 +87,7 @@ export async function verifySecondFactor(deps: AuthDeps, sessionId: string, code
     const current = await otp.lockCurrentCode(trx, sessionId);
     if (!current || current.expired || current.attempts >= config.PORTAL_OTP_MAX_ATTEMPTS)
       return { ok: false as const, expired: true, left: 0 };
-    if (!sameHash(current.code_hash, codeHash(sessionId, code))) {
+    if (!safeEqual(codeHash(sessionId, code), current.code_hash)) {
       await otp.recordAttempt(trx, current.id);
       return {
         ok: false as const,

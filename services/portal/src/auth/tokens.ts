@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
 
 export const SESSION_COOKIE = 'service_portal_sid';
 
@@ -19,10 +19,4 @@ export function newCode(): string {
 /** Keyed by the session, so the same code in two sessions never has the same hash. */
 export function codeHash(sessionId: string, code: string): string {
   return createHmac('sha256', sessionId).update(code).digest('hex');
-}
-
-export function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && timingSafeEqual(x, y);
 }

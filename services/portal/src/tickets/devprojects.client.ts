@@ -16,7 +16,10 @@ export interface CreatedDevProject {
   base_url: string;
 }
 
-/** The devprojects service's internal API, called with the shared service token. */
+/**
+ * The devprojects service's internal API (never routed by the proxy), called with the fleet's
+ * service token `SERVICE_TOKEN` as `Authorization: Bearer`.
+ */
 export class DevProjectsClient {
   constructor(
     private readonly baseUrl: string,
