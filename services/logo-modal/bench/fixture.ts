@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadEnv, pgEnv, redisEnv } from '@aplt/config';
+import { generateSecrets, loadEnv, pgEnv, redisEnv } from '@aplt/config';
 import {
   createPgDb,
   dropPgDatabase,
@@ -49,7 +49,9 @@ export async function modalFixture() {
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     FILE_STORE_DIR: fileDir,
-    CALLBACK_ALLOW_PRIVATE: 'true',
+    // Its own secret, and callbacks to a receiver on this machine.
+    CALLBACK_DEFAULT_SECRET: generateSecrets().CALLBACK_DEFAULT_SECRET,
+    CALLBACK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
     REDIS_PREFIX: prefix,
     REDIS_URL: e.REDIS_URL,
     // One client places every order: the per-IP write limit would measure itself.

@@ -3,6 +3,8 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { createApp, pingPg, type TenantContext } from '@aplt/http';
 import type { QueueClient } from '@aplt/queue';
+import { bodyDrainPlugin, JSON_BODY_LIMIT } from './body-limits';
+import { CallbackTargets } from './callbacks/ssrf';
 import { catalogRoutes } from './catalog/catalog.routes';
 import { allowedOrigins, type Config } from './config';
 import { fileRoutes } from './files/file.routes';
@@ -32,13 +34,21 @@ export async function buildApp(deps: Deps, config: Config) {
     logLevel: config.LOG_LEVEL,
     prettyLogs: config.LOG_PRETTY,
     trustedProxies: config.TRUSTED_PROXIES,
+    // Every JSON body of this API is small (the largest, a transaction, is a few kB).
+    bodyLimit: JSON_BODY_LIMIT,
   });
+  // Over-limit bodies are read to their end before the 413 goes out (see body-limits.ts).
+  await app.register(bodyDrainPlugin);
   const origins = allowedOrigins(config);
   // Cross-origin API access only for the five configured webshop origins (spec 3, authentication).
   await app.register(cors, { origin: origins, methods: ['GET', 'POST', 'DELETE'], maxAge: 600 });
   // Only routes that opt in (the writes) are limited; reads of files stay unlimited.
   await app.register(rateLimit, { global: false });
-  await app.register(multipart, { limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 1, fields: 10 } });
+  // One file and nothing else of size: the upload route takes only the field "file".
+  await app.register(multipart, {
+    limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 12 },
+  });
+  const callbackTargets = new CallbackTargets(config.CALLBACK_ALLOWED_NETWORKS);
 
   const browser = new BrowserPool(config.CHROMIUM_PATH);
   const txDeps = {
@@ -48,6 +58,7 @@ export async function buildApp(deps: Deps, config: Config) {
     browser,
     queue: deps.queue,
     config,
+    callbackTargets,
   };
   catalogRoutes(app, deps, config);
   transactionRoutes(app, txDeps);
@@ -56,6 +67,9 @@ export async function buildApp(deps: Deps, config: Config) {
 
   app.decorate('purgeStaleDrafts', () => purgeStaleDrafts(txDeps));
   app.addReadinessCheck('control-db', () => pingPg(deps.control));
-  app.addHook('onClose', () => browser.close());
+  app.addHook('onClose', async () => {
+    callbackTargets.close();
+    await browser.close();
+  });
   return app;
 }

@@ -1,5 +1,6 @@
-import { env, httpEnv, loadEnv, redisEnv, ServicePorts } from '@aplt/config';
+import { env, httpEnv, loadEnv, redisEnv, secretProblem, ServicePorts } from '@aplt/config';
 import { z } from 'zod';
+import { isValidNetwork } from './callbacks/ssrf';
 
 const origin = z
   .url()
@@ -24,12 +25,21 @@ export const configShape = {
     .pipe(z.array(origin).length(4, 'expected exactly four production origins')),
   // Absolute address of this service as webshops see it; unset: taken from the request (Host, X-Forwarded-*).
   MODAL_PUBLIC_URL: env.url().optional(),
-  // Callback signing secrets per integration (`source=secret,...`); an integration without an entry uses the default.
-  CALLBACK_SECRETS: env.list([]),
-  // Secret for integrations without their own entry in CALLBACK_SECRETS.
-  CALLBACK_DEFAULT_SECRET: env.str('dev-only-callback-secret-change-me'),
-  // Development only: allow callbacks to loopback/private addresses (a receiver on this machine).
-  CALLBACK_ALLOW_PRIVATE: env.bool(false),
+  // Callback signing secrets per integration (`source=secret,...`); an integration without an entry
+  // uses the default. Each secret must be a real one (32+ characters, never a published value).
+  CALLBACK_SECRETS: env
+    .list([])
+    .pipe(z.array(z.string().superRefine(checkIntegrationSecret)))
+    .describe(env.SECRET),
+  // Signing secret of integrations without their own entry in CALLBACK_SECRETS (required; the
+  // start command generates it into .run/secrets.env).
+  CALLBACK_DEFAULT_SECRET: env.secret(),
+  // Networks (CIDR, or single addresses) that callbacks may reach although they are not public
+  // unicast, e.g. `127.0.0.0/8,::1/128` for a receiver on this machine in tests and local
+  // development. Empty by default: callbacks go only to public addresses.
+  CALLBACK_ALLOWED_NETWORKS: env
+    .list([])
+    .pipe(z.array(z.string().refine(isValidNetwork, 'expected a CIDR like 127.0.0.0/8 or an IP address'))),
   // Per-attempt timeout of a callback POST.
   CALLBACK_TIMEOUT_MS: env.int(10_000),
   // Writes (create, upload, Add to Order, PDF) per client IP and minute: the modal host is public.
@@ -47,6 +57,14 @@ export const configShape = {
   // Start the callback worker inside the HTTP process (the local fleet has no separate worker process).
   CALLBACK_WORKER: env.bool(true),
 };
+
+function checkIntegrationSecret(entry: string, ctx: z.RefinementCtx) {
+  const eq = entry.indexOf('=');
+  if (eq <= 0) return ctx.addIssue({ code: 'custom', message: 'expected source=secret' });
+  const problem = secretProblem(entry.slice(eq + 1));
+  // Names the integration, never the secret.
+  if (problem) ctx.addIssue({ code: 'custom', message: `secret of ${entry.slice(0, eq)} ${problem}` });
+}
 
 export type Config = ReturnType<typeof loadConfig>;
 export const loadConfig = (source: Record<string, string | undefined> = process.env) =>

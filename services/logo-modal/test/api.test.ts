@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from '@aplt/db';
-import { startHttpReceiver, type HttpReceiver } from '@aplt/testing';
+import { startHttpReceiver, type HttpReceiver, testSecrets } from '@aplt/testing';
 import type { InjectOptions } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ModalHarness, multipart, SECRET, startHarness, vectorLogo } from './helpers';
+import { type ModalHarness, multipart, startHarness, vectorLogo } from './helpers';
 
 const run = promisify(execFile);
 
@@ -283,7 +283,7 @@ describe('logo modal API', () => {
       expect(cb?.url).toBe('/hooks/logo?shop=1');
       expect(cb?.headers['content-type']).toBe('application/json');
       const ts = cb?.headers['x-aplt-timestamp'] as string;
-      const expected = `sha256=${createHmac('sha256', SECRET).update(`${ts}.${cb?.body.toString()}`).digest('hex')}`;
+      const expected = `sha256=${createHmac('sha256', testSecrets().CALLBACK_DEFAULT_SECRET).update(`${ts}.${cb?.body.toString()}`).digest('hex')}`;
       expect(cb?.headers['x-aplt-signature']).toBe(expected);
       expect(cb?.json()).toEqual({
         transactionId: tx.transaction_id,

@@ -2,13 +2,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRedis, QueueClient } from '@aplt/queue';
-import { createTestFleet, createTestRedis, type TestFleet, type TestRedis } from '@aplt/testing';
+import { createTestFleet, createTestRedis, type TestFleet, type TestRedis, testSecrets } from '@aplt/testing';
 import { buildApp } from '../src/app';
 import { startCallbackWorker } from '../src/callbacks/callback.worker';
 import { type Config, loadConfig } from '../src/config';
 import { upsertDemoCatalog } from '../src/demo/demo-catalog';
 
-export const SECRET = 'test-callback-secret';
+/**
+ * The test's callback receiver listens on this machine: the explicit allowance of loopback that
+ * local development uses too (CALLBACK_ALLOWED_NETWORKS, empty in production).
+ */
+export const LOOPBACK_NETWORKS = '127.0.0.0/8,::1/128';
 
 /** A logo with text, so a PDF that kept it vector has the text extractable. */
 export const vectorLogo = `<?xml version="1.0" encoding="UTF-8"?>
@@ -45,8 +49,8 @@ export async function startHarness(
   const baseEnv = {
     LOG_LEVEL: 'silent',
     FILE_STORE_DIR: fileDir,
-    CALLBACK_DEFAULT_SECRET: SECRET,
-    CALLBACK_ALLOW_PRIVATE: 'true',
+    CALLBACK_DEFAULT_SECRET: testSecrets().CALLBACK_DEFAULT_SECRET,
+    CALLBACK_ALLOWED_NETWORKS: LOOPBACK_NETWORKS,
     REDIS_PREFIX: redis.prefix,
   };
   const config = loadConfig({ ...baseEnv, ...env });

@@ -4,11 +4,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { httpRequest, startHttpReceiver, type HttpReceiver } from '@aplt/testing';
+import { httpRequest, startHttpReceiver, type HttpReceiver, testSecrets } from '@aplt/testing';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventTypes, launchChromium, openModalFrom, uploadLogo, waitForEvents } from './browser';
-import { type ModalHarness, SECRET, startHarness, vectorLogo } from './helpers';
+import { type ModalHarness, startHarness, vectorLogo } from './helpers';
 
 const publicDir = new URL('../public/demo-shop/', import.meta.url);
 
@@ -151,7 +151,7 @@ describe('the modal in Chromium, embedded by a webshop on another origin', () =>
     if (!cb) throw new Error('no callback');
     expect(cb.url).toBe('/webshop/logo-callback');
     const ts = String(cb.headers['x-aplt-timestamp']);
-    const sig = `sha256=${createHmac('sha256', SECRET).update(`${ts}.${cb.body.toString()}`).digest('hex')}`;
+    const sig = `sha256=${createHmac('sha256', testSecrets().CALLBACK_DEFAULT_SECRET).update(`${ts}.${cb.body.toString()}`).digest('hex')}`;
     expect(cb.headers['x-aplt-signature']).toBe(sig);
     expect(cb.json()).toMatchObject({
       transactionId: msg.transactionId,

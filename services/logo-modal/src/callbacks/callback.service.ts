@@ -1,9 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP } from 'node:net';
 import type { TransactionRow } from '../transactions/transaction.repository';
-import { CallbackTargetRefused, guardedLookup, isBlockedAddress, parseCallbackUrl } from './ssrf';
+import { type CallbackTargets, parseCallbackUrl } from './ssrf';
 
 /** Header names of the signed callback; documented in the README for receivers. */
 export const SIGNATURE_HEADER = 'x-aplt-signature';
@@ -62,31 +61,29 @@ export class CallbackFailed extends Error {
 
 /**
  * One delivery attempt: POST JSON, signed; any answer but 2xx is a failure the queue retries.
- * The connection goes only to an address the SSRF guard accepted.
+ * The connection goes only to an address `targets` accepts: IP literals are checked here (Node
+ * connects to those without a lookup), names inside the agents' DNS lookup at connect time.
  */
 export async function deliverCallback(opts: {
   url: string;
   body: unknown;
   secret: string;
-  allowPrivate: boolean;
+  targets: CallbackTargets;
   timeoutMs: number;
   transactionId: string;
 }): Promise<number> {
   const url = parseCallbackUrl(opts.url);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  // Node skips the lookup for IP literals, so those are checked here.
-  if (isIP(host) && !opts.allowPrivate && isBlockedAddress(host)) {
-    throw new CallbackTargetRefused(`callback target ${host} is a refused address`);
-  }
+  opts.targets.assertLiteral(url);
   const payload = JSON.stringify(opts.body);
   const timestamp = String(Math.floor(Date.now() / 1000));
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const https = url.protocol === 'https:';
+  const send = https ? httpsRequest : httpRequest;
   return new Promise<number>((resolve, reject) => {
     const req = send(
       url,
       {
         method: 'POST',
-        lookup: guardedLookup(opts.allowPrivate),
+        agent: https ? opts.targets.httpsAgent : opts.targets.httpAgent,
         timeout: opts.timeoutMs,
         headers: {
           'content-type': 'application/json',

@@ -5,7 +5,7 @@ import { type CatalogDeps, masterDb } from '../catalog/catalog.service';
 import { type Config, callbackSecret } from '../config';
 import { findTransaction, updateTransaction } from '../transactions/transaction.repository';
 import { callbackBody, deliverCallback } from './callback.service';
-import { CallbackTargetRefused } from './ssrf';
+import { CallbackTargetRefused, CallbackTargets } from './ssrf';
 
 /**
  * Delivers 'Add to Order' callbacks from the `callbacks` queue: retries with exponential backoff
@@ -17,7 +17,9 @@ export function startCallbackWorker(
   config: Config,
   log: { warn(obj: object, msg: string): void } = console as never,
 ): WorkerHandle {
-  return startWorker(
+  // The delivery side of the SSRF guard: its agents check every address at connect time.
+  const targets = new CallbackTargets(config.CALLBACK_ALLOWED_NETWORKS);
+  const handle = startWorker(
     'callbacks',
     {
       'callback.deliver': async (payload, job) => {
@@ -31,7 +33,7 @@ export function startCallbackWorker(
             url: payload.url,
             body: callbackBody(tx, payload.baseUrl),
             secret: callbackSecret(config, payload.integration),
-            allowPrivate: config.CALLBACK_ALLOW_PRIVATE,
+            targets,
             timeoutMs: config.CALLBACK_TIMEOUT_MS,
             transactionId: tx.id,
           });
@@ -55,4 +57,11 @@ export function startCallbackWorker(
     },
     { connection: deps.connection, prefix: deps.prefix, concurrency: 8 },
   );
+  return {
+    worker: handle.worker,
+    async close() {
+      await handle.close();
+      targets.close();
+    },
+  };
 }

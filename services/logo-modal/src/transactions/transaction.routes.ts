@@ -1,4 +1,4 @@
-import { badRequest, errorBody, type App } from '@aplt/http';
+import { badRequest, badStringPath, errorBody, type App, HttpError } from '@aplt/http';
 import { z } from 'zod';
 import type { Config } from '../config';
 import {
@@ -12,6 +12,7 @@ import {
   uploadLogo,
 } from './transaction.service';
 import { masterDb } from '../catalog/catalog.service';
+import { MULTIPART_OVERHEAD } from '../body-limits';
 
 const logoConfig = z
   .object({
@@ -138,6 +139,8 @@ export function transactionRoutes(app: App, deps: TransactionDeps) {
     '/api/transactions/:id/logo',
     {
       config: limited,
+      // The file, plus room for the multipart framing around it.
+      bodyLimit: deps.config.UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD,
       schema: {
         params: idParams,
         response: {
@@ -156,8 +159,38 @@ export function transactionRoutes(app: App, deps: TransactionDeps) {
       if (!request.isMultipart()) throw badRequest('Send the logo as multipart/form-data in field "file"');
       const file = await request.file();
       if (!file) throw badRequest('No file in the upload');
-      // toBuffer() throws 413 when the file exceeds UPLOAD_MAX_BYTES.
-      const data = await file.toBuffer();
+      // Multipart is parsed here, not by the JSON rule of @aplt/http: its strings are checked here.
+      const bad =
+        badStringPath(file.fieldname, 'file.fieldname') ??
+        badStringPath(file.filename, 'file.filename') ??
+        badStringPath(file.mimetype, 'file.mimetype') ??
+        badStringPath(
+          Object.fromEntries(
+            Object.entries(file.fields).flatMap(([k, v]) =>
+              [v].flat().map((f) => [k, f && 'value' in f ? f.value : undefined]),
+            ),
+          ),
+          'fields',
+        );
+      if (bad) {
+        file.file.resume();
+        throw badRequest(`${bad} contains a NUL byte or an unpaired surrogate`, {
+          issues: [{ path: bad, message: 'contains a NUL byte or an unpaired surrogate' }],
+        });
+      }
+      let data: Buffer;
+      try {
+        data = await file.toBuffer();
+      } catch (err) {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new HttpError(
+            413,
+            'payload_too_large',
+            `The logo is larger than ${deps.config.UPLOAD_MAX_BYTES} bytes`,
+            { limit_bytes: deps.config.UPLOAD_MAX_BYTES },
+          );
+        throw err;
+      }
       return reply.status(201).send(await uploadLogo(deps, request.params.id, data));
     },
   );

@@ -3,7 +3,7 @@ import { conflict, HttpError, notFound, unprocessable, badRequest } from '@aplt/
 import type { QueueClient } from '@aplt/queue';
 import type { Kysely } from 'kysely';
 import { fileUrls } from '../callbacks/callback.service';
-import { assertCallbackTarget, CallbackTargetRefused } from '../callbacks/ssrf';
+import { CallbackTargetRefused, type CallbackTargets } from '../callbacks/ssrf';
 import {
   type CatalogDeps,
   masterDb,
@@ -45,6 +45,8 @@ export interface TransactionDeps extends CatalogDeps {
   browser: BrowserPool;
   queue: QueueClient;
   config: Config;
+  /** Where callbacks may go (CALLBACK_ALLOWED_NETWORKS); checks callbackUrl at creation. */
+  callbackTargets: CallbackTargets;
 }
 
 export interface LogoConfigInput {
@@ -91,12 +93,17 @@ export async function requireTransaction(db: Kysely<ModalDb>, id: string): Promi
   return tx;
 }
 
-async function checkedCallback(raw: string | undefined, config: Config): Promise<string | null> {
+/** A callback address is checked when it is given: 400 naming the field when it will never be called. */
+async function checkedCallback(raw: string | undefined, targets: CallbackTargets): Promise<string | null> {
   if (!raw) return null;
   try {
-    return (await assertCallbackTarget(raw, config.CALLBACK_ALLOW_PRIVATE)).toString();
+    return (await targets.check(raw, 'callbackUrl')).toString();
   } catch (err) {
-    if (err instanceof CallbackTargetRefused) throw badRequest(err.message, { field: 'callbackUrl' });
+    if (err instanceof CallbackTargetRefused)
+      throw badRequest(err.message, {
+        field: 'callbackUrl',
+        issues: [{ path: 'body.callbackUrl', message: err.message }],
+      });
     throw err;
   }
 }
@@ -110,7 +117,7 @@ export async function createTransaction(deps: TransactionDeps, input: CreateTran
   if (variantSku && variantSku !== baseSku && !loaded.variants.some((v) => v.sku === variantSku)) {
     throw unprocessable(`Variant ${variantSku} does not belong to product ${baseSku}`);
   }
-  const callbackUrl = await checkedCallback(input.callbackUrl, deps.config);
+  const callbackUrl = await checkedCallback(input.callbackUrl, deps.callbackTargets);
   const tx = await insertTransaction(db, {
     basket_id: input.basketId ?? null,
     customer_id: input.customerId ?? null,
