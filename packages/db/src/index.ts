@@ -35,3 +35,9 @@ export { isForeignKeyViolation, isUniqueViolation, isCheckViolation, pgErrorCode
 export { sql, type Kysely, type Transaction, type Selectable, type Insertable } from 'kysely';
 export { newId } from './ids';
 export { migrateFleet } from './fleet-migrate';
+export {
+  actorTokenValid,
+  revokeTokensBefore,
+  spendResetTokens,
+  type ActorTokenFacts,
+} from './actor-tokens.repository';

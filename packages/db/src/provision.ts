@@ -67,7 +67,14 @@ async function migrateDatabase(server: PgServer, database: string, kind: Databas
 export async function provisionTenant(
   registry: TenantRegistry,
   server: PgServer,
-  tenant: { id: string; kind: TenantKind; name: string; hosts: string[]; adminBaseUrl?: string | null },
+  tenant: {
+    id: string;
+    kind: TenantKind;
+    name: string;
+    hosts: string[];
+    adminBaseUrl?: string | null;
+    storeBaseUrl?: string | null;
+  },
   opts: { databasePrefix?: string; templates?: { commerce?: string; aplt?: string } } = {},
 ): Promise<void> {
   const names = tenantDatabaseNames(tenant.id, opts.databasePrefix);

@@ -20,6 +20,8 @@ export interface TenantRecord {
   commerceDb: DbLocation;
   apltDb: DbLocation;
   adminBaseUrl: string | null;
+  /** The storefront's public origin, for customer links; null when the tenant has none. */
+  storeBaseUrl: string | null;
 }
 
 interface ControlDb {
@@ -30,6 +32,7 @@ interface ControlDb {
     commerce_db: DbLocation;
     aplt_db: DbLocation;
     admin_base_url: string | null;
+    store_base_url: string | null;
     created_at: Generated<Date>;
   };
   tenant_hosts: { host: string; tenant_id: string };
@@ -91,6 +94,7 @@ export class TenantRegistry {
         'commerce_db',
         'aplt_db',
         'admin_base_url',
+        'store_base_url',
         sql<
           string[]
         >`coalesce((select array_agg(h.host order by h.host) from tenant_hosts h where h.tenant_id = tenants.id), '{}')`.as(
@@ -107,6 +111,7 @@ export class TenantRegistry {
       commerceDb: r.commerce_db,
       apltDb: r.aplt_db,
       adminBaseUrl: r.admin_base_url,
+      storeBaseUrl: r.store_base_url,
     }));
     const byHost = new Map<string, TenantRecord>();
     for (const t of tenants) for (const h of t.hosts) byHost.set(h, t);
@@ -114,7 +119,12 @@ export class TenantRegistry {
     return tenants;
   }
 
-  async add(tenant: Omit<TenantRecord, 'adminBaseUrl'> & { adminBaseUrl?: string | null }): Promise<void> {
+  async add(
+    tenant: Omit<TenantRecord, 'adminBaseUrl' | 'storeBaseUrl'> & {
+      adminBaseUrl?: string | null;
+      storeBaseUrl?: string | null;
+    },
+  ): Promise<void> {
     await this.control.transaction().execute(async (trx) => {
       await trx
         .insertInto('tenants')
@@ -125,6 +135,7 @@ export class TenantRegistry {
           commerce_db: JSON.stringify(tenant.commerceDb) as unknown as DbLocation,
           aplt_db: JSON.stringify(tenant.apltDb) as unknown as DbLocation,
           admin_base_url: tenant.adminBaseUrl ?? null,
+          store_base_url: tenant.storeBaseUrl ?? null,
         })
         .onConflict((oc) =>
           oc.column('id').doUpdateSet((eb) => ({
@@ -133,6 +144,7 @@ export class TenantRegistry {
             commerce_db: eb.ref('excluded.commerce_db'),
             aplt_db: eb.ref('excluded.aplt_db'),
             admin_base_url: eb.ref('excluded.admin_base_url'),
+            store_base_url: eb.ref('excluded.store_base_url'),
           })),
         )
         .execute();

@@ -1,4 +1,5 @@
 import { createLicenseClientFromEnv, type LicenseClient } from '@aplt/licensing';
+import { commerceActorCheck, useActorCheck } from './auth-hooks';
 import type { App } from './create-app';
 import { runService } from './run-service';
 import { pingPg, type TenantContext, tenantContextFromEnv } from './tenant-context';
@@ -9,7 +10,8 @@ export interface TenantServiceDeps extends TenantContext {
 
 /**
  * Start-up shared by the multi-tenant backends: registry and tenant pools, the license client
- * warmed for every registered tenant, the service's own app, then listen. Resources close after
+ * warmed for every registered tenant, the service's own app with the actor check of
+ * `requireActor` against the tenant's commerce database, then listen. Resources close after
  * HTTP has stopped, in reverse order of creation.
  */
 export async function bootTenantService(opts: {
@@ -21,6 +23,8 @@ export async function bootTenantService(opts: {
   const licenses = createLicenseClientFromEnv();
   await licenses.start((await ctx.registry.list()).map((t) => t.id));
   const app = await opts.build({ ...ctx, licenses });
+  // Tokens of deleted users or customers, and those issued before a password change, are refused.
+  if (!app.hasDecorator('actorCheck')) useActorCheck(app, commerceActorCheck(ctx.databases));
   app.addReadinessCheck('control-db', () => pingPg(ctx.control));
   app.addHook('onClose', async () => {
     await licenses.close();

@@ -13,8 +13,15 @@ export {
   type ErrorType,
 } from './errors';
 export { type ReadinessCheck } from './health';
-export { tenantJwtSecret, signActorToken, verifyActorToken, type ActorClaims, type Actor } from './jwt';
-export { requireActor } from './auth-hooks';
+export {
+  tenantJwtSecret,
+  signActorToken,
+  verifyActorToken,
+  tokenIssuedAt,
+  type ActorClaims,
+  type Actor,
+} from './jwt';
+export { requireActor, commerceActorCheck, useActorCheck, type ActorCheck } from './auth-hooks';
 export { runService } from './run-service';
 export { tenantContextFromEnv, pingPg, type TenantContext } from './tenant-context';
 export { CUSTOMER_COOKIE, SESSION_COOKIE } from './auth-hooks';

@@ -1,5 +1,8 @@
 /**
- * `pnpm tenant:add <id> [--kind tenant|master|pim] [--name "Name"] [--host a.localhost ...]`
+ * `pnpm tenant:add <id> [--kind tenant|master|pim] [--name "Name"] [--host a.localhost ...]
+ *   [--admin-url https://a.example] [--store-url https://shop.a.example]`
+ * The URLs are the tenant's public addresses for links in e-mails (password reset, e-mail
+ * verification); without them the auth service sends no such links for the tenant.
  * Creates and migrates the tenant's databases and registers it. Every service and worker picks
  * it up from the registry; the access service licenses it by cloning (see its docs).
  */
@@ -15,13 +18,15 @@ const { values, positionals } = parseArgs({
     kind: { type: 'string', default: 'tenant' },
     name: { type: 'string' },
     host: { type: 'string', multiple: true },
+    'admin-url': { type: 'string' },
+    'store-url': { type: 'string' },
   },
 });
 
 const id = positionals[0];
 if (!id || !tenantKinds.includes(values.kind as TenantKind)) {
   console.error(
-    'usage: pnpm tenant:add <id> [--kind tenant|master|pim] [--name "Name"] [--host <id>.localhost]',
+    'usage: pnpm tenant:add <id> [--kind tenant|master|pim] [--name "Name"] [--host <id>.localhost] [--admin-url <url>] [--store-url <url>]',
   );
   process.exit(2);
 }
@@ -33,6 +38,8 @@ try {
     kind: values.kind as TenantKind,
     name: values.name ?? id,
     hosts: values.host ?? [`${id}.localhost`],
+    adminBaseUrl: values['admin-url'] ?? null,
+    storeBaseUrl: values['store-url'] ?? null,
   });
   console.log(`tenant ${id} ready`);
 } catch (err) {
