@@ -11,7 +11,10 @@ export async function seedTenants(ctx: SeedContext): Promise<void> {
       {
         ...t,
         hosts: [`${t.id}.${ctx.domain}`],
+        // Links in e-mails (reset, verification) are built from these, never from a request's Host.
         adminBaseUrl: `http://${t.id}.${ctx.domain}:${ctx.proxyPort}`,
+        // The demo has no separate storefront: customer links go to the tenant's own public host.
+        storeBaseUrl: `http://${t.id}.${ctx.domain}:${ctx.proxyPort}`,
       },
       { databasePrefix: ctx.dbPrefix },
     );

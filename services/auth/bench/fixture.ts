@@ -2,6 +2,7 @@
 // DBs (one migrated, the others cloned from it), a Redis prefix and the auth app listening. It
 // lives here so it resolves the auth service's own dependencies.
 import { randomBytes } from 'node:crypto';
+import { generateSecrets } from '@aplt/config';
 import {
   createPgDb,
   dropPgDatabase,
@@ -13,6 +14,7 @@ import {
   TenantDatabases,
   TenantRegistry,
 } from '@aplt/db';
+import { ASSERTION_HEADER, AssertionSigner } from '@aplt/http';
 import { allFeaturesClient } from '@aplt/licensing';
 import { hashPassword } from '@aplt/passwords';
 import { Redis } from 'ioredis';
@@ -29,7 +31,22 @@ export const pg = {
 };
 export const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const EMAIL = 'admin@bench.localhost';
-export const JWT_SECRET = 'bench-secret';
+/** Fresh secrets per run, as the start command makes them (a published value would be refused). */
+export const secrets = generateSecrets();
+export const JWT_SECRET = secrets.JWT_SECRET;
+const signer = new AssertionSigner(secrets.ACCESS_ASSERTION_PRIVATE_KEY);
+
+/** The headers the proxy adds after forward auth; the auth service refuses requests without them. */
+export function proxyHeaders(host: string): Record<string, string> {
+  const token = signer.assertion(host, () => ({
+    sub: 'whitelist',
+    host,
+    tenant: null,
+    reason: 'whitelist',
+    roles: [],
+  }));
+  return { host, [ASSERTION_HEADER]: token };
+}
 
 export async function authFixture(tenantCount: number, password: string) {
   const tag = `bench_auth_${randomBytes(3).toString('hex')}`;
@@ -67,6 +84,7 @@ export async function authFixture(tenantCount: number, password: string) {
     loadConfig({
       LOG_LEVEL: 'silent',
       JWT_SECRET,
+      ACCESS_ASSERTION_PUBLIC_KEY: secrets.ACCESS_ASSERTION_PUBLIC_KEY,
       REDIS_URL: redisUrl,
       REDIS_PREFIX: prefix,
       LOGIN_RATE_MAX: '1000000',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { newId } from '@aplt/db';
-import { createApp, type TenantServiceDeps } from '@aplt/http';
+import { commerceActorCheck, createApp, type TenantServiceDeps, useActorCheck } from '@aplt/http';
 import { hashPassword } from '@aplt/passwords';
 import { createRedis, QueueClient } from '@aplt/queue';
 import { emailpassRoutes, type PasswordSyncTrigger } from './admin/emailpass.routes';
@@ -11,6 +11,7 @@ import { customerAuthRoutes } from './customer/customer-auth.routes';
 import { BackgroundTasks } from './shared/background';
 import { queuedMailer, startMailWorker } from './shared/mail-queue';
 import type { AuthDeps } from './shared/deps';
+import { AccountLockout } from './shared/lockout';
 import { createMailer, type Mailer } from './shared/mailer';
 import { registerRateLimit } from './shared/rate-limit';
 import { TokenSigner } from './shared/tokens';
@@ -32,6 +33,8 @@ export async function buildApp(deps: Deps, config: Config) {
     jwtSecret: config.JWT_SECRET,
     assertionPublicKey: config.ACCESS_ASSERTION_PUBLIC_KEY,
   });
+  // requireActor (customer 2FA routes) refuses tokens of deleted customers and revoked tokens.
+  useActorCheck(app, commerceActorCheck(deps.databases));
 
   const redis = createRedis(config.REDIS_URL);
   const queue = new QueueClient(redis, config.REDIS_PREFIX);
@@ -52,6 +55,10 @@ export async function buildApp(deps: Deps, config: Config) {
     background,
     // Made once, lazily: a real scrypt hash so an unknown e-mail costs one full verify too.
     dummyHash: () => (dummy ??= hashPassword(randomBytes(24).toString('hex'))),
+    lockout: new AccountLockout(redis, config.REDIS_PREFIX, {
+      maxFailures: config.AUTH_LOCKOUT_MAX_FAILURES,
+      windowSeconds: config.AUTH_LOCKOUT_WINDOW_SECONDS,
+    }),
     log: app.log,
   };
   const sync: PasswordSyncTrigger = {

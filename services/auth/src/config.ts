@@ -7,10 +7,6 @@ export const configShape = {
   ...assertionEnv,
   ...redisEnv,
   ...smtpEnv,
-  // Admin panel base for reset links when the tenant registry names none (else the request's origin).
-  ADMIN_BASE_URL: env.optionalStr(),
-  // Storefront base for customer links (verification, reset) when set; else the request's origin.
-  STORE_BASE_URL: env.optionalStr(),
   // Reset tokens live 15 minutes in Medusa v2; kept configurable for operators, not for tests.
   RESET_TOKEN_TTL_SECONDS: env.int(900),
   // Storefront session cookie lifetime (spec: 7 days) and with remember-me (30 days).
@@ -18,7 +14,11 @@ export const configShape = {
   CUSTOMER_REMEMBER_DAYS: env.int(30),
   // E-mail verification links stay valid this long.
   VERIFY_TOKEN_TTL_HOURS: env.int(48),
-  // Login, OTP and reset routes: at most this many requests per window per client and tenant.
+  // Admin and customer emailpass: an account (tenant + e-mail, known or not) that failed this many
+  // times within the window is refused, even with the right password, until the window ends.
+  AUTH_LOCKOUT_MAX_FAILURES: env.int(10),
+  AUTH_LOCKOUT_WINDOW_SECONDS: env.int(900),
+  // Login, OTP and reset routes: at most this many requests per window per client and tenant host.
   LOGIN_RATE_MAX: env.int(10),
   LOGIN_RATE_WINDOW_SECONDS: env.int(60),
   // Run the mail worker (queue `mail` -> SMTP) in this process; off where a dedicated one runs.

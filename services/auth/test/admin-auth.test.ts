@@ -8,12 +8,24 @@ import {
   startSmtpSink,
   type TestFleet,
   type TestRedis,
+  viaProxy,
 } from '@aplt/testing';
 import * as scryptModule from 'scrypt-kdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAdmin } from '../../../deploy/fleet/seeds/demo-tenants';
 import { buildApp } from '../src/app';
-import { JWT_SECRET, linkIn, MAIL_PASSWORD, seedDemoAdmins, storedHash, testConfig } from './helpers';
+import {
+  adminUrlOf,
+  linkIn,
+  MAIL_PASSWORD,
+  registerPublicUrls,
+  secrets,
+  seedDemoAdmins,
+  storedHash,
+  testConfig,
+} from './helpers';
+
+const JWT_SECRET = secrets.JWT_SECRET;
 
 // The independent side of the interop check: the scrypt-kdf library itself (default export class).
 const Scrypt = (
@@ -32,13 +44,14 @@ describe('admin authentication (Medusa v2 emailpass)', () => {
   let app: Awaited<ReturnType<typeof buildApp>>;
 
   const post = (host: string, url: string, payload?: object, headers: Record<string, string> = {}) =>
-    app.inject({ method: 'POST', url, payload, headers: { host, ...headers } });
+    app.inject({ method: 'POST', url, payload, headers: { ...viaProxy(host), ...headers } });
   const login = (host: string, password: string, email = demoAdmin.email) =>
     post(host, '/auth/user/emailpass', { email, password });
 
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'acme' }, { id: 'beta' }, { id: 'gamma' }]);
     await seedDemoAdmins(fleet.registry, fleet.databases);
+    await registerPublicUrls(fleet);
     [redis, sink] = await Promise.all([createTestRedis(), startSmtpSink()]);
     app = await buildApp(
       { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient },
@@ -66,7 +79,10 @@ describe('admin authentication (Medusa v2 emailpass)', () => {
       'auth_identity_id',
       'exp',
       'iat',
+      'iat_ms',
     ]);
+    // iat_ms dates the token to the millisecond (revocation), consistent with Medusa's iat.
+    expect(Math.floor(payload.iat_ms / 1000)).toBe(payload.iat);
     expect(payload.actor_type).toBe('user');
     expect(payload.actor_id).toMatch(/^user_/);
     expect(payload.app_metadata).toEqual({ user_id: payload.actor_id });
@@ -155,6 +171,8 @@ describe('admin authentication (Medusa v2 emailpass)', () => {
     expect(mail.parsed.from?.value[0]).toEqual({ name: 'Acme Accounts', address: 'accounts@acme.localhost' });
     expect(mail.parsed.html).toContain('Reset your password');
     const link = linkIn(mail, /http:\/\/beta\.localhost\S*\/app\/reset-password\?token=[^&\s]+&email=\S+/);
+    // The registry's public URL, not the Host of the request.
+    expect(link.startsWith(`${adminUrlOf('beta')}/app/reset-password?`)).toBe(true);
     const url = new URL(link);
     expect(url.searchParams.get('email')).toBe(demoAdmin.email);
     const token = url.searchParams.get('token')!;

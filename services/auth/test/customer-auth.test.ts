@@ -6,10 +6,11 @@ import {
   startSmtpSink,
   type TestFleet,
   type TestRedis,
+  viaProxy,
 } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
-import { testConfig } from './helpers';
+import { registerPublicUrls, storeUrlOf, testConfig } from './helpers';
 
 const HOST = 'shop.localhost';
 const EMAIL = 'jane@customer.localhost';
@@ -29,7 +30,7 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
   let recoveryCodes: string[] = [];
 
   const post = (url: string, payload?: object, headers: Record<string, string> = {}) =>
-    app.inject({ method: 'POST', url, payload, headers: { host: HOST, ...headers } });
+    app.inject({ method: 'POST', url, payload, headers: { ...viaProxy(HOST), ...headers } });
   const login = (remember = false) =>
     post('/auth/customer/emailpass', {
       email: EMAIL,
@@ -49,6 +50,7 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
 
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'shop' }]);
+    await registerPublicUrls(fleet);
     [redis, sink] = await Promise.all([createTestRedis(), startSmtpSink()]);
     app = await buildApp(
       { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient },
@@ -79,9 +81,10 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
     expect(early.json()).toMatchObject({ type: 'not_allowed', reason: 'email_not_verified' });
 
     const mail = await nextMail('confirm your e-mail', 0);
-    const token = new URL(mail.parsed.text!.match(/http\S+\/verify-email\?token=\S+/)![0]).searchParams.get(
-      'token',
-    )!;
+    const link = mail.parsed.text!.match(/http\S+\/verify-email\?token=\S+/)![0];
+    // The storefront URL of the registry, whatever Host the request came with.
+    expect(link.startsWith(`${storeUrlOf('shop')}/verify-email?token=`)).toBe(true);
+    const token = new URL(link).searchParams.get('token')!;
     expect((await post('/store/customers/verify-email', { token: 'not-a-token' })).statusCode).toBe(400);
     const verified = await post('/store/customers/verify-email', { token });
     expect(verified.json()).toEqual({ verified: true, email: EMAIL });
@@ -153,12 +156,12 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
     const session = cookieValue(cookie((await login()).headers['set-cookie'], '_commerce_jwt'))!;
     const asCustomer = { cookie: `_commerce_jwt=${session}` };
     expect(
-      (await app.inject({ method: 'GET', url: '/store/customer/2fa', headers: { host: HOST } })).statusCode,
+      (await app.inject({ method: 'GET', url: '/store/customer/2fa', headers: viaProxy(HOST) })).statusCode,
     ).toBe(401);
     const before = await app.inject({
       method: 'GET',
       url: '/store/customer/2fa',
-      headers: { host: HOST, ...asCustomer },
+      headers: { ...viaProxy(HOST), ...asCustomer },
     });
     expect(before.json()).toEqual({ enabled: false, recovery_codes_remaining: 0 });
 
@@ -239,7 +242,7 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
     const status = await app.inject({
       method: 'GET',
       url: '/store/customer/2fa',
-      headers: { host: HOST, ...asCustomer },
+      headers: { ...viaProxy(HOST), ...asCustomer },
     });
     expect(status.json()).toEqual({ enabled: true, recovery_codes_remaining: 6 });
 
@@ -257,9 +260,9 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
     const res = await post('/auth/customer/emailpass/reset-password', { identifier: EMAIL });
     expect(res.statusCode).toBe(201);
     const mail = await nextMail('reset your password', 0);
-    const token = new URL(mail.parsed.text!.match(/http\S+\/reset-password\?token=\S+/)![0]).searchParams.get(
-      'token',
-    )!;
+    const link = mail.parsed.text!.match(/http\S+\/reset-password\?token=\S+/)![0];
+    expect(link.startsWith(`${storeUrlOf('shop')}/reset-password?token=`)).toBe(true);
+    const token = new URL(link).searchParams.get('token')!;
     // A customer reset token cannot change an admin password.
     const asAdmin = await post(
       '/auth/user/emailpass/update',

@@ -17,7 +17,7 @@ import { sql } from '@aplt/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAdmin, demoTenants } from '../../../deploy/fleet/seeds/demo-tenants';
 import { buildApp } from '../src/app';
-import { JWT_SECRET, seedDemoAdmins, testConfig } from './helpers';
+import { adminUrlOf, registerPublicUrls, secrets, seedDemoAdmins, testConfig } from './helpers';
 
 const NEW_PASSWORD = 'Synced-Everywhere-2026';
 
@@ -32,11 +32,12 @@ describe('done when: reset on one tenant, the new password works on all 11 throu
   beforeAll(async () => {
     fleet = await createTestFleet(demoTenants.map((t) => ({ id: t.id, kind: t.kind })));
     await seedDemoAdmins(fleet.registry, fleet.databases);
+    await registerPublicUrls(fleet);
     [redis, sink] = await Promise.all([createTestRedis(), startSmtpSink()]);
     const deps = { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient };
-    const env = { LOG_LEVEL: 'silent', JWT_SECRET, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix };
+    const env = { LOG_LEVEL: 'silent', ...secrets, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix };
     proxy = await startTestProxy({
-      access: await createAccessAppForTest(fleet.registry),
+      access: await createAccessAppForTest(fleet.registry, { ...secrets }),
       auth: await buildApp(deps, testConfig(redis, sink)),
       'password-sync': await buildSyncApp(deps, syncConfig(env)),
     });
@@ -100,6 +101,7 @@ describe('done when: reset on one tenant, the new password works on all 11 throu
     const link = new URL(
       mail.parsed.text!.match(/http:\/\/acme\.localhost\S*\/app\/reset-password\?\S+/)![0],
     );
+    expect(link.origin).toBe(adminUrlOf('acme'));
     expect(link.searchParams.get('email')).toBe(demoAdmin.email);
 
     const update = await proxy.request(host('acme'), '/auth/user/emailpass/update', {
@@ -111,8 +113,16 @@ describe('done when: reset on one tenant, the new password works on all 11 throu
     expect(update.json()).toEqual({ success: true });
     const runId = String(update.headers['x-password-sync-run']);
 
+    // The reset revoked every earlier token of the identity on acme; a fresh login works at once.
+    const runsOf = (id: string, token: string) =>
+      proxy.request(host(id), '/admin/password-sync/runs', { headers: { authorization: `Bearer ${token}` } });
+    expect((await runsOf('acme', acme.json().token)).status).toBe(401);
+    const fresh = await login('acme', NEW_PASSWORD);
+    expect(fresh.status).toBe(200);
+    const adminToken = fresh.json().token as string;
+    expect((await runsOf('acme', adminToken)).status).toBe(200);
+
     // The run state, read through the proxy by an admin, until every database holds the hash.
-    const adminToken = acme.json().token as string;
     let run: { status: string; counts: { databases: number; updated: number; failed: number } } | undefined;
     for (let i = 0; i < 400 && run?.status !== 'completed'; i++) {
       const res = await proxy.request(host('acme'), `/admin/password-sync/runs/${runId}`, {
@@ -123,6 +133,8 @@ describe('done when: reset on one tenant, the new password works on all 11 throu
       if (run?.status !== 'completed') await new Promise((r) => setTimeout(r, 25));
     }
     expect(run).toMatchObject({ status: 'completed', counts: { databases: 11, updated: 11, failed: 0 } });
+    // The sync revoked globex's earlier token too (it came from the old password).
+    expect((await runsOf('globex', globex.json().token)).status).toBe(401);
 
     for (const t of demoTenants) {
       const fresh = await login(t.id, NEW_PASSWORD);

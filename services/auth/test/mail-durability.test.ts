@@ -7,12 +7,13 @@ import {
   startSmtpSink,
   type TestFleet,
   type TestRedis,
+  viaProxy,
 } from '@aplt/testing';
 import { QueueClient } from '@aplt/queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAdmin } from '../../../deploy/fleet/seeds/demo-tenants';
 import { buildApp } from '../src/app';
-import { linkIn, seedDemoAdmins, testConfig } from './helpers';
+import { adminUrlOf, linkIn, registerPublicUrls, seedDemoAdmins, testConfig } from './helpers';
 
 describe('transactional e-mail survives an SMTP outage and a restart of the auth service', () => {
   let fleet: TestFleet;
@@ -24,6 +25,7 @@ describe('transactional e-mail survives an SMTP outage and a restart of the auth
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'acme' }]);
     await seedDemoAdmins(fleet.registry, fleet.databases);
+    await registerPublicUrls(fleet);
     redis = await createTestRedis();
     queues = new QueueClient(redis.redis, redis.prefix);
     mailQueue = queues.queue('mail');
@@ -37,7 +39,7 @@ describe('transactional e-mail survives an SMTP outage and a restart of the auth
 
   it('keeps a reset e-mail queued while SMTP is down, and the next process delivers it', async () => {
     const port = await freePort();
-    const config = testConfig(redis, { port } as SmtpSink);
+    const config = testConfig(redis, { port });
     const deps = { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient };
 
     const first = await buildApp(deps, config);
@@ -45,7 +47,7 @@ describe('transactional e-mail survives an SMTP outage and a restart of the auth
     const res = await first.inject({
       method: 'POST',
       url: '/auth/user/emailpass/reset-password',
-      headers: { host: 'acme.localhost' },
+      headers: viaProxy('acme.localhost'),
       payload: { identifier: demoAdmin.email },
     });
     expect(res.statusCode).toBe(201);
@@ -65,7 +67,9 @@ describe('transactional e-mail survives an SMTP outage and a restart of the auth
     await second.ready();
     try {
       const mail = await sink.waitFor((m) => m.envelope.to.includes(demoAdmin.email), 30_000);
-      expect(linkIn(mail, /http:\/\/acme\.localhost\S*\/app\/reset-password\?token=\S+/)).toBeTruthy();
+      expect(linkIn(mail, /http:\/\/acme\.localhost\S*\/app\/reset-password\?token=\S+/)).toContain(
+        adminUrlOf('acme'),
+      );
       expect(mail.secure).toBe(true);
       // Delivered messages do not linger in Redis with their live reset link (the job completes
       // just after the SMTP server took the message).

@@ -15,7 +15,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAdmin } from '../../../deploy/fleet/seeds/demo-tenants';
 import { buildApp } from '../src/app';
-import { JWT_SECRET, seedDemoAdmins, testConfig } from './helpers';
+import { registerPublicUrls, secrets, seedDemoAdmins, testConfig } from './helpers';
 
 /** Medusa's cookie session, as its admin dashboard uses it, through the proxy and across services. */
 describe('POST/DELETE /auth/session', () => {
@@ -27,12 +27,13 @@ describe('POST/DELETE /auth/session', () => {
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'acme' }, { id: 'beta' }]);
     await seedDemoAdmins(fleet.registry, fleet.databases);
+    await registerPublicUrls(fleet);
     [redis, sink] = await Promise.all([createTestRedis(), startSmtpSink()]);
     const deps = { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient };
     proxy = await startTestProxy({
-      access: await createAccessAppForTest(fleet.registry),
+      access: await createAccessAppForTest(fleet.registry, { ...secrets }),
       auth: await buildApp(deps, testConfig(redis, sink)),
-      gatekeeper: await buildGatekeeper(deps, gatekeeperConfig({ LOG_LEVEL: 'silent', JWT_SECRET })),
+      gatekeeper: await buildGatekeeper(deps, gatekeeperConfig({ LOG_LEVEL: 'silent', ...secrets })),
     });
   });
   afterAll(async () => {

@@ -1,4 +1,4 @@
-import { createApp, type TenantServiceDeps } from '@aplt/http';
+import { commerceActorCheck, createApp, type TenantServiceDeps, useActorCheck } from '@aplt/http';
 import { createRedis, QueueClient } from '@aplt/queue';
 import type { Config } from './config';
 import { RunStateStore } from './run-state.repository';
@@ -18,6 +18,8 @@ export async function buildApp(deps: Deps, config: Config) {
     jwtSecret: config.JWT_SECRET,
     assertionPublicKey: config.ACCESS_ASSERTION_PUBLIC_KEY,
   });
+  // This service starts without bootTenantService: it wires the actor check of requireActor itself.
+  useActorCheck(app, commerceActorCheck(deps.databases));
   const redis = createRedis(config.REDIS_URL);
   const queues = new QueueClient(redis, config.REDIS_PREFIX);
   const runs = new RunStateStore(redis, config.REDIS_PREFIX, config.PASSWORD_SYNC_RUN_TTL_DAYS * 86_400);

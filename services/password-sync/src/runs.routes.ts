@@ -34,11 +34,18 @@ export const runSchema = z.object({
   error: z.string().nullable(),
 });
 
+/** No licensed feature: a password sync is part of every tenant's admin login (spec 1, Authentication 3). */
+const syncRuns = {
+  feature: null,
+  featureReason: "password sync run state: part of every tenant's admin authentication",
+} as const;
+
 /** Run state of password syncs for admins (any tenant's admin: a sync touches every tenant). */
 export function runsRoutes(app: App, runs: RunStateStore, queue: Queue): void {
   app.get(
     '/admin/password-sync/runs/:id',
     {
+      config: syncRuns,
       preHandler: requireActor('user'),
       schema: {
         params: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,80}$/) }),
@@ -55,6 +62,7 @@ export function runsRoutes(app: App, runs: RunStateStore, queue: Queue): void {
   app.get(
     '/admin/password-sync/runs',
     {
+      config: syncRuns,
       preHandler: requireActor('user'),
       schema: {
         querystring: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }),

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type Kysely, revokeTokensBefore, spendResetTokens, sql } from '@aplt/db';
 
 export interface SourcePassword {
   hash: string;
@@ -31,34 +31,44 @@ export async function readPassword(
  * Writes only the password fields of the matching provider_identity: auth_identity and its
  * app_metadata.user_id stay as they are, so login keeps resolving this tenant's own user. A
  * target whose password changed later than the source's is left alone (the newest change wins,
- * whatever order crossing runs finish in).
+ * whatever order crossing runs finish in). In the same transaction as a write, the target's
+ * earlier sessions are revoked (every token of that identity issued before `revokedAt`, cookie
+ * sessions included) and its unused reset links spent, as a reset in that tenant would.
  */
 export async function writePassword(
   db: Kysely<any>,
   entityId: string,
   provider: string,
   source: SourcePassword,
+  revokedAt: Date,
 ): Promise<'updated' | 'newer' | 'not_present'> {
-  const res = await db
-    .updateTable('provider_identity')
-    .set({
-      provider_metadata: sql`coalesce(provider_metadata, '{}'::jsonb) || jsonb_build_object('password', ${source.hash}::text, 'password_changed_at', ${source.changedAt}::timestamptz)`,
-      updated_at: sql`now()`,
-    })
-    .where('entity_id', '=', entityId)
-    .where('provider', '=', provider)
-    .where('deleted_at', 'is', null)
-    .where(
-      sql<boolean>`coalesce((provider_metadata->>'password_changed_at')::timestamptz, '-infinity') <= ${source.changedAt}::timestamptz`,
-    )
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) > 0) return 'updated';
-  const exists = await db
-    .selectFrom('provider_identity')
-    .select('id')
-    .where('entity_id', '=', entityId)
-    .where('provider', '=', provider)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return exists ? 'newer' : 'not_present';
+  return db.transaction().execute(async (trx) => {
+    const written = await trx
+      .updateTable('provider_identity')
+      .set({
+        provider_metadata: sql`coalesce(provider_metadata, '{}'::jsonb) || jsonb_build_object('password', ${source.hash}::text, 'password_changed_at', ${source.changedAt}::timestamptz)`,
+        updated_at: sql`now()`,
+      })
+      .where('entity_id', '=', entityId)
+      .where('provider', '=', provider)
+      .where('deleted_at', 'is', null)
+      .where(
+        sql<boolean>`coalesce((provider_metadata->>'password_changed_at')::timestamptz, '-infinity') <= ${source.changedAt}::timestamptz`,
+      )
+      .returning('auth_identity_id')
+      .executeTakeFirst();
+    if (written) {
+      await revokeTokensBefore(trx, written.auth_identity_id as string, revokedAt);
+      await spendResetTokens(trx, entityId, provider);
+      return 'updated';
+    }
+    const exists = await trx
+      .selectFrom('provider_identity')
+      .select('id')
+      .where('entity_id', '=', entityId)
+      .where('provider', '=', provider)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return exists ? 'newer' : 'not_present';
+  });
 }

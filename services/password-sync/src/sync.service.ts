@@ -25,7 +25,8 @@ async function copyInto(
   job: { entityId: string; provider: string },
   source: SourcePassword,
 ): Promise<'updated' | 'newer' | 'not_present'> {
-  return writePassword(deps.databases.commerce(target), job.entityId, job.provider, source);
+  // Revoked as of this write: a token the target issued before it came from the old password.
+  return writePassword(deps.databases.commerce(target), job.entityId, job.provider, source, new Date());
 }
 
 /**

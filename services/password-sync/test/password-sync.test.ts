@@ -11,7 +11,9 @@ import {
   testServers,
   type TestFleet,
   type TestRedis,
+  testSecrets,
   uniqueName,
+  viaProxy,
 } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
@@ -20,10 +22,13 @@ import { RunStateStore } from '../src/run-state.repository';
 import { type PasswordSyncWorker, startPasswordSyncWorker } from '../src/worker';
 
 const EMAIL = 'admin@aplt.localhost';
-const JWT_SECRET = 'password-sync-test-secret';
+const secrets = testSecrets();
+/** Each tenant's auth identity of the admin (each tenant has its own). */
+const authIds = new Map<string, string>();
 
 async function seedIdentity(db: Kysely<any>, userId: string, hash: string): Promise<void> {
   const authId = newId('authid');
+  authIds.set(userId.replace(/^user_/, ''), authId);
   await db.insertInto('user').values({ id: userId, email: EMAIL }).execute();
   await db
     .insertInto('auth_identity')
@@ -134,6 +139,43 @@ describe('password sync across 11 tenant databases, one unreachable', () => {
       })
       .where('entity_id', '=', EMAIL)
       .execute();
+    // Before the run: admin tokens in two targets, and an unused reset link in one.
+    const app = await buildApp(
+      { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient },
+      loadConfig({ LOG_LEVEL: 'silent', ...secrets, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix }),
+    );
+    const tokenOf = (id: string) =>
+      signActorToken(
+        tenantJwtSecret(secrets.JWT_SECRET, id),
+        {
+          actor_id: `user_${id}`,
+          actor_type: 'user',
+          auth_identity_id: authIds.get(id)!,
+          app_metadata: { user_id: `user_${id}` },
+        },
+        60,
+      );
+    const runsAs = (id: string, token: string, url = '/admin/password-sync/runs') =>
+      app.inject({
+        method: 'GET',
+        url,
+        headers: { ...viaProxy(`${id}.localhost`), authorization: `Bearer ${token}` },
+      });
+    const [before03, before10] = await Promise.all([tokenOf('t03'), tokenOf('t10')]);
+    expect((await runsAs('t03', before03)).statusCode).toBe(200);
+    expect((await runsAs('t10', before10)).statusCode).toBe(200);
+    const t04 = fleet.tenantDbs.get('t04')!.commerce.db;
+    await t04
+      .insertInto('auth_reset_token')
+      .values({
+        id: 'pending-link',
+        entity_id: EMAIL,
+        provider: 'emailpass',
+        actor_type: 'user',
+        expires_at: sql`now() + interval '15 minutes'`,
+      })
+      .execute();
+
     const runId = newId('psync');
     const queue = new QueueClient(redis.redis, redis.prefix);
     await queue.enqueue(
@@ -173,27 +215,21 @@ describe('password sync across 11 tenant databases, one unreachable', () => {
     const lateRow = await identityRow(late);
     expect(lateRow).toEqual({ hash: newHash, userId: 'user_t11' });
 
-    // The run-state endpoint shows the run as complete to an admin of any tenant.
-    const app = await buildApp(
-      { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient },
-      loadConfig({ LOG_LEVEL: 'silent', JWT_SECRET, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix }),
-    );
     try {
-      const token = await signActorToken(
-        tenantJwtSecret(JWT_SECRET, 't05'),
-        {
-          actor_id: 'user_t05',
-          actor_type: 'user',
-          auth_identity_id: 'authid_x',
-          app_metadata: { user_id: 'user_t05' },
-        },
-        60,
-      );
-      const res = await app.inject({
-        method: 'GET',
-        url: `/admin/password-sync/runs/${runId}`,
-        headers: { host: 't05.localhost', authorization: `Bearer ${token}` },
-      });
+      // Where the hash was written, earlier sessions are revoked and unused reset links spent;
+      // t10 kept its newer password, and its sessions.
+      expect((await runsAs('t03', before03)).statusCode).toBe(401);
+      expect((await runsAs('t10', before10)).statusCode).toBe(200);
+      const link = await t04
+        .selectFrom('auth_reset_token')
+        .select('used_at')
+        .where('id', '=', 'pending-link')
+        .executeTakeFirstOrThrow();
+      expect(link.used_at).not.toBeNull();
+
+      // The run-state endpoint shows the run as complete to an admin of any tenant.
+      const token = await tokenOf('t05');
+      const res = await runsAs('t05', token, `/admin/password-sync/runs/${runId}`);
       expect(res.statusCode).toBe(200);
       const run = res.json().run;
       expect(run.status).toBe('completed');
@@ -203,21 +239,27 @@ describe('password sync across 11 tenant databases, one unreachable', () => {
       const anonymous = await app.inject({
         method: 'GET',
         url: `/admin/password-sync/runs/${runId}`,
-        headers: { host: 't05.localhost' },
+        headers: viaProxy('t05.localhost'),
       });
       expect(anonymous.statusCode).toBe(401);
-      const missing = await app.inject({
-        method: 'GET',
-        url: '/admin/password-sync/runs/psync_nope',
-        headers: { host: 't05.localhost', authorization: `Bearer ${token}` },
-      });
-      expect(missing.statusCode).toBe(404);
-      const list = await app.inject({
+      expect((await runsAs('t05', token, '/admin/password-sync/runs/psync_nope')).statusCode).toBe(404);
+      const list = await runsAs('t05', token);
+      expect(list.json().runs.map((r: { id: string }) => r.id)).toEqual([runId]);
+      // Without the proxy's assertion the route is not reached at all.
+      const direct = await app.inject({
         method: 'GET',
         url: '/admin/password-sync/runs',
         headers: { host: 't05.localhost', authorization: `Bearer ${token}` },
       });
-      expect(list.json().runs.map((r: { id: string }) => r.id)).toEqual([runId]);
+      expect(direct.statusCode).toBe(401);
+      // A token of a user deleted since is refused.
+      await fleet.tenantDbs
+        .get('t05')!
+        .commerce.db.updateTable('user')
+        .set({ deleted_at: sql`now()` })
+        .where('id', '=', 'user_t05')
+        .execute();
+      expect((await runsAs('t05', token)).statusCode).toBe(401);
     } finally {
       await app.close();
       await queue.close();

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AuthDeps } from '../shared/deps';
 import { loginRateLimit } from '../shared/rate-limit';
-import { adminBase, bearerToken, requestOrigin } from '../shared/request-helpers';
+import { bearerToken } from '../shared/request-helpers';
 import { adminLogin, requestPasswordReset, updatePasswordWithToken } from './emailpass.service';
 
 export interface PasswordSyncTrigger {
@@ -45,18 +45,7 @@ export function emailpassRoutes(app: App, deps: AuthDeps, sync: PasswordSyncTrig
     },
     async (request, reply) => {
       const { actor_type, auth_provider } = request.params;
-      const base =
-        actor_type === 'user'
-          ? adminBase(request, request.tenant, deps.config.ADMIN_BASE_URL)
-          : (deps.config.STORE_BASE_URL ?? requestOrigin(request));
-      await requestPasswordReset(
-        deps,
-        request.tenant,
-        actor_type,
-        auth_provider,
-        request.body.identifier,
-        base,
-      );
+      await requestPasswordReset(deps, request.tenant, actor_type, auth_provider, request.body.identifier);
       return reply.status(201).send();
     },
   );

@@ -1,7 +1,8 @@
-import { type ActorClaims, type App, SESSION_COOKIE, unauthorized, verifyActorToken } from '@aplt/http';
+import { type App, SESSION_COOKIE, unauthorized } from '@aplt/http';
 import { z } from 'zod';
 import type { AuthDeps } from '../shared/deps';
 import { bearerToken } from '../shared/request-helpers';
+import { verifySessionToken } from '../shared/session-token.service';
 
 const authContext = z.object({
   actor_id: z.string(),
@@ -15,7 +16,9 @@ const authContext = z.object({
  * with a valid token of this tenant answers `{user: <auth context>}` and sets the `connect.sid`
  * cookie; every service then accepts that cookie wherever it accepts the bearer token.
  * `DELETE /auth/session` clears it. The cookie carries the signed token itself (httpOnly,
- * SameSite=Strict), so no session store is needed and it expires with the token.
+ * SameSite=Strict), so no session store is needed: it expires with the token, and a password
+ * change revokes it with the token (`requireActor` checks the identity's revocation time). A
+ * token of a deleted user or a revoked one is refused here too.
  */
 export function sessionRoutes(app: App, deps: AuthDeps): void {
   app.post(
@@ -23,19 +26,8 @@ export function sessionRoutes(app: App, deps: AuthDeps): void {
     { schema: { response: { 200: z.object({ user: authContext }) } } },
     async (request, reply) => {
       const raw = bearerToken(request);
-      const claims = raw
-        ? await verifyActorToken<Partial<ActorClaims>>(deps.tokens.key(request.tenant), raw)
-        : undefined;
-      if (
-        !raw ||
-        !claims ||
-        (claims.actor_type !== 'user' && claims.actor_type !== 'customer') ||
-        typeof claims.actor_id !== 'string' ||
-        !claims.actor_id ||
-        typeof claims.auth_identity_id !== 'string'
-      ) {
-        throw unauthorized('Invalid token');
-      }
+      const claims = await verifySessionToken(deps, request.tenant, raw);
+      if (!raw || !claims || !claims.actor_id) throw unauthorized('Invalid token');
       void reply.setCookie(SESSION_COOKIE, raw, {
         path: '/',
         httpOnly: true,

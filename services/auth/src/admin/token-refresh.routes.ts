@@ -1,29 +1,24 @@
-import { type ActorClaims, type App, unauthorized, verifyActorToken } from '@aplt/http';
+import { type App, unauthorized } from '@aplt/http';
 import { z } from 'zod';
 import type { AuthDeps } from '../shared/deps';
 import { findIdentityById } from '../shared/identity.repository';
 import { bearerToken } from '../shared/request-helpers';
+import { verifySessionToken } from '../shared/session-token.service';
 
 /**
  * Medusa v2's `POST /auth/token/refresh`: a valid session token of this tenant buys a fresh one.
- * Unlike Medusa it re-reads the identity, so a deleted identity cannot keep itself alive.
+ * Unlike Medusa it re-reads the identity, so a deleted identity or actor cannot keep itself
+ * alive, and a token revoked by a password change cannot buy a fresh one.
  */
 export function tokenRefreshRoutes(app: App, deps: AuthDeps): void {
   app.post(
     '/auth/token/refresh',
     { schema: { response: { 200: z.object({ token: z.string() }) } } },
     async (request) => {
-      const raw = bearerToken(request);
-      const claims = raw
-        ? await verifyActorToken<Partial<ActorClaims>>(deps.tokens.key(request.tenant), raw)
-        : undefined;
-      if (
-        !claims ||
-        (claims.actor_type !== 'user' && claims.actor_type !== 'customer') ||
-        typeof claims.auth_identity_id !== 'string'
-      ) {
-        throw unauthorized('Invalid token');
-      }
+      // Dated from before the check, so a password change meanwhile revokes the new token too.
+      const startedAt = Date.now();
+      const claims = await verifySessionToken(deps, request.tenant, bearerToken(request));
+      if (!claims) throw unauthorized('Invalid token');
       const identity = await findIdentityById(
         deps.databases.commerce(request.tenant),
         claims.auth_identity_id,
@@ -43,6 +38,7 @@ export function tokenRefreshRoutes(app: App, deps: AuthDeps): void {
           app_metadata: identity.appMetadata,
         },
         ttl,
+        startedAt,
       );
       return { token };
     },

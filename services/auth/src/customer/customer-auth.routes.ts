@@ -11,7 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AuthDeps } from '../shared/deps';
 import { loginRateLimit } from '../shared/rate-limit';
-import { bearerToken, requestOrigin } from '../shared/request-helpers';
+import { bearerToken } from '../shared/request-helpers';
 import {
   completeOtp,
   createCustomerForIdentity,
@@ -52,10 +52,17 @@ function answerLogin(request: FastifyRequest, reply: FastifyReply, outcome: Logi
   return { token: outcome.token };
 }
 
+/**
+ * The store routes of customer accounts belong to no licensed feature: signing in to the
+ * storefront is part of every tenant (spec 1, Authentication 5), like Medusa's own /store/customers.
+ */
+const customerAccounts = {
+  feature: null,
+  featureReason: 'storefront customer accounts (register, verify, sign in, 2FA) are part of every tenant',
+} as const;
+
 /** Storefront customers: register, verify e-mail, login with optional OTP, manage 2FA (spec 1, Authentication 5). */
 export function customerAuthRoutes(app: App, deps: AuthDeps): void {
-  const storeBase = (request: FastifyRequest) => deps.config.STORE_BASE_URL ?? requestOrigin(request);
-
   const customerBody = z.object({
     id: z.string(),
     email: z.string(),
@@ -78,7 +85,7 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
   app.post(
     '/store/customers',
     {
-      config: loginRateLimit(deps.config),
+      config: { ...customerAccounts, ...loginRateLimit(deps.config) },
       schema: {
         body: z.object({
           email,
@@ -108,17 +115,14 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
           request.tenant,
           claims.auth_identity_id,
           request.body,
-          storeBase(request),
         );
         return reply.status(200).send({ customer, email_verification_required: true as const });
       }
       if (request.body.password === undefined) throw badRequest('A password is required');
-      const customer = await registerCustomer(
-        deps,
-        request.tenant,
-        { ...request.body, password: request.body.password },
-        storeBase(request),
-      );
+      const customer = await registerCustomer(deps, request.tenant, {
+        ...request.body,
+        password: request.body.password,
+      });
       return reply.status(201).send({ customer, email_verification_required: true as const });
     },
   );
@@ -126,6 +130,7 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
   app.post(
     '/store/customers/verify-email',
     {
+      config: customerAccounts,
       schema: {
         body: z.object({ token: z.string().min(1).max(200) }),
         response: { 200: z.object({ verified: z.literal(true), email: z.string() }) },
@@ -139,9 +144,12 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
 
   app.post(
     '/store/customers/verify-email/resend',
-    { config: loginRateLimit(deps.config), schema: { body: z.object({ email }) } },
+    {
+      config: { ...customerAccounts, ...loginRateLimit(deps.config) },
+      schema: { body: z.object({ email }) },
+    },
     async (request, reply) => {
-      resendVerification(deps, request.tenant, request.body.email, storeBase(request));
+      resendVerification(deps, request.tenant, request.body.email);
       return reply.status(202).send({ sent: true });
     },
   );
@@ -172,7 +180,7 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
   app.post(
     '/store/auth/otp',
     {
-      config: loginRateLimit(deps.config),
+      config: { ...customerAccounts, ...loginRateLimit(deps.config) },
       schema: {
         body: z.object({
           email: z.string().min(1).max(320),
@@ -204,7 +212,7 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
     },
   );
 
-  app.post('/store/auth/logout', async (_request, reply) => {
+  app.post('/store/auth/logout', { config: customerAccounts }, async (_request, reply) => {
     void reply.clearCookie(CUSTOMER_COOKIE, { path: '/' });
     return { success: true };
   });
@@ -212,13 +220,18 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
   const status = z.object({ enabled: z.boolean(), recovery_codes_remaining: z.number().int() });
   app.get(
     '/store/customer/2fa',
-    { preHandler: requireActor('customer'), schema: { response: { 200: status } } },
+    {
+      config: customerAccounts,
+      preHandler: requireActor('customer'),
+      schema: { response: { 200: status } },
+    },
     async (request) => twoFactorStatus(deps, request.tenant, request.actor!.actorId),
   );
 
   app.post(
     '/store/customer/2fa',
     {
+      config: customerAccounts,
       preHandler: requireActor('customer'),
       schema: {
         body: z.object({ enabled: z.boolean(), password: z.string().max(1024).optional() }),

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { isUniqueViolation, newId, type TenantRecord } from '@aplt/db';
-import { badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '@aplt/http';
+import { actorTokenValid, isUniqueViolation, newId, type TenantRecord } from '@aplt/db';
+import { badRequest, conflict, forbidden, tokenIssuedAt, tooManyRequests, unauthorized } from '@aplt/http';
 import { hashPassword } from '@aplt/passwords';
 import { checkCredentials, INVALID_CREDENTIALS } from '../shared/credentials.service';
 import type { AuthDeps } from '../shared/deps';
@@ -13,6 +13,7 @@ import {
 } from '../shared/identity.repository';
 import { otpMail, verifyEmailMail } from '../shared/mail-templates';
 import { assertPasswordRules } from '../shared/password-rules';
+import { linkColumn, tenantLink } from '../shared/request-helpers';
 import type { OtpPendingClaims } from '../shared/tokens';
 import { findCustomer, insertCustomer, markEmailVerified } from './customer.repository';
 import {
@@ -41,7 +42,6 @@ export async function registerCustomer(
   deps: AuthDeps,
   tenant: TenantRecord,
   input: { email: string; password: string; first_name?: string | undefined; last_name?: string | undefined },
-  storeBase: string,
 ) {
   assertPasswordRules(input.password, input.email);
   const db = deps.databases.commerce(tenant);
@@ -67,7 +67,7 @@ export async function registerCustomer(
     if (isUniqueViolation(err)) throw conflict('Identity with email already exists');
     throw err;
   }
-  sendVerification(deps, tenant, { email: input.email, customerId }, storeBase);
+  sendVerification(deps, tenant, { email: input.email, customerId });
   return {
     id: customerId,
     email: input.email,
@@ -114,7 +114,6 @@ export async function createCustomerForIdentity(
   tenant: TenantRecord,
   authIdentityId: string,
   input: { email: string; first_name?: string | undefined; last_name?: string | undefined },
-  storeBase: string,
 ) {
   const db = deps.databases.commerce(tenant);
   const identity = await findIdentityById(db, authIdentityId);
@@ -139,7 +138,7 @@ export async function createCustomerForIdentity(
     if (isUniqueViolation(err)) throw conflict('A customer with this e-mail already exists');
     throw err;
   }
-  sendVerification(deps, tenant, { email: entityId, customerId }, storeBase);
+  sendVerification(deps, tenant, { email: entityId, customerId });
   return {
     id: customerId,
     email: entityId,
@@ -148,13 +147,23 @@ export async function createCustomerForIdentity(
   };
 }
 
+/**
+ * The verification e-mail, in the background. Its link goes to the tenant's registered
+ * storefront (`tenants.store_base_url`); without one no e-mail is sent and the log says why.
+ */
 function sendVerification(
   deps: AuthDeps,
   tenant: TenantRecord,
   c: { email: string; customerId: string },
-  storeBase: string,
 ): void {
   deps.background.run('verify-email-mail', async () => {
+    if (!tenantLink(tenant, 'store', '/verify-email', {})) {
+      deps.log.error(
+        { tenant: tenant.id, missing: linkColumn('store') },
+        `verification e-mail not sent: tenant ${tenant.id} has no public URL in ${linkColumn('store')}`,
+      );
+      return;
+    }
     const token = randomBytes(32).toString('base64url');
     await insertVerification(deps.databases.aplt(tenant), {
       email: c.email,
@@ -162,25 +171,20 @@ function sendVerification(
       tokenHash: sha256(token),
       ttlHours: deps.config.VERIFY_TOKEN_TTL_HOURS,
     });
-    const url = `${storeBase.replace(/\/+$/, '')}/verify-email?token=${token}`;
+    const url = tenantLink(tenant, 'store', '/verify-email', { token })!;
     await deps.mailer.send(verifyEmailMail({ brand: tenant.name, to: c.email, url }));
   });
 }
 
 /** Answers the same for known and unknown addresses; the lookup and e-mail run in the background. */
-export function resendVerification(
-  deps: AuthDeps,
-  tenant: TenantRecord,
-  email: string,
-  storeBase: string,
-): void {
+export function resendVerification(deps: AuthDeps, tenant: TenantRecord, email: string): void {
   deps.background.run('verify-email-resend', async () => {
     const identity = await findIdentity(deps.databases.commerce(tenant), email, 'emailpass');
     const customerId = identity?.appMetadata.customer_id;
     if (typeof customerId !== 'string') return;
     const customer = await findCustomer(deps.databases.commerce(tenant), customerId);
     if (!customer || customer.metadata?.email_verified_at) return;
-    sendVerification(deps, tenant, { email, customerId }, storeBase);
+    sendVerification(deps, tenant, { email, customerId });
   });
 }
 
@@ -202,7 +206,7 @@ function sessionSeconds(deps: AuthDeps, rememberMe: boolean): number {
 async function issueSession(
   deps: AuthDeps,
   tenant: TenantRecord,
-  c: { customerId: string; authIdentityId: string; rememberMe: boolean },
+  c: { customerId: string; authIdentityId: string; rememberMe: boolean; issuedAtMs: number },
 ): Promise<LoginOutcome> {
   const maxAgeSeconds = sessionSeconds(deps, c.rememberMe);
   const token = await deps.tokens.sessionToken(
@@ -214,16 +218,21 @@ async function issueSession(
       app_metadata: { customer_id: c.customerId },
     },
     maxAgeSeconds,
+    c.issuedAtMs,
   );
   return { kind: 'session', token, maxAgeSeconds };
 }
 
-/** Password first; a verified e-mail is required; with 2FA on, a code is e-mailed instead of a session. */
+/**
+ * Password first; a verified e-mail is required; with 2FA on, a code is e-mailed instead of a
+ * session. Tokens are dated from before the password was read (see adminLogin).
+ */
 export async function customerLogin(
   deps: AuthDeps,
   tenant: TenantRecord,
   input: { email: string; password: string; rememberMe: boolean },
 ): Promise<LoginOutcome> {
+  const startedAt = Date.now();
   const identity = await checkCredentials(deps, tenant, input.email, input.password);
   const customerId = identity.appMetadata.customer_id;
   if (typeof customerId !== 'string') throw unauthorized(INVALID_CREDENTIALS);
@@ -238,6 +247,7 @@ export async function customerLogin(
       customerId,
       authIdentityId: identity.authIdentityId,
       rememberMe: input.rememberMe,
+      issuedAtMs: startedAt,
     });
   }
   await sendOtp(deps, tenant, input.email);
@@ -250,6 +260,7 @@ export async function customerLogin(
       remember_me: input.rememberMe,
     },
     OTP_MINUTES * 60,
+    startedAt,
   );
   return { kind: 'otp', otpToken, maxAgeSeconds: OTP_MINUTES * 60 };
 }
@@ -278,11 +289,20 @@ export type OtpInput =
 export async function completeOtp(
   deps: AuthDeps,
   tenant: TenantRecord,
-  pending: OtpPendingClaims | undefined,
+  pending: (OtpPendingClaims & { iat: number; iat_ms?: number }) | undefined,
   input: OtpInput,
   ip: string,
 ): Promise<LoginOutcome | { kind: 'resent' }> {
   if (!pending || pending.email !== input.email) throw unauthorized('Login session expired; sign in again');
+  // The pending login proved the password it was made with: a password change since voids it.
+  const startedAt = Date.now();
+  const stillValid = await actorTokenValid(deps.databases.commerce(tenant), {
+    actorType: 'customer',
+    actorId: pending.customer_id,
+    authIdentityId: pending.auth_identity_id,
+    issuedAt: tokenIssuedAt(pending),
+  });
+  if (!stillValid) throw unauthorized('Login session expired; sign in again');
   if ('resend' in input) {
     await sendOtp(deps, tenant, input.email);
     return { kind: 'resent' };
@@ -302,6 +322,8 @@ export async function completeOtp(
     customerId: pending.customer_id,
     authIdentityId: pending.auth_identity_id,
     rememberMe: pending.remember_me,
+    // Dated from before the check above, so a reset in between still revokes it.
+    issuedAtMs: startedAt,
   });
 }
 

@@ -2,6 +2,7 @@ import type { TenantDatabases } from '@aplt/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config';
 import type { BackgroundTasks } from './background';
+import type { AccountLockout } from './lockout';
 import type { Mailer } from './mailer';
 import type { TokenSigner } from './tokens';
 
@@ -14,5 +15,6 @@ export interface AuthDeps {
   background: BackgroundTasks;
   /** A valid hash of a random password: unknown e-mails are verified against it, for equal timing. */
   dummyHash: () => Promise<string>;
+  lockout: AccountLockout;
   log: FastifyBaseLogger;
 }

@@ -1,4 +1,4 @@
-import { type Kysely, newId, sql, type Transaction } from '@aplt/db';
+import { type Kysely, newId, spendResetTokens, sql, type Transaction } from '@aplt/db';
 
 type Db = Kysely<any> | Transaction<any>;
 
@@ -41,24 +41,29 @@ export async function findIdentity(
   };
 }
 
+/**
+ * Writes the new hash; returns the identity's id, or undefined when there is no such identity.
+ * `changedAt` is stored as password_changed_at: the password sync keeps the newest change.
+ */
 export async function setPasswordHash(
   db: Db,
   entityId: string,
   provider: string,
   hash: string,
-): Promise<number> {
-  const res = await db
+  changedAt: Date,
+): Promise<string | undefined> {
+  const row = await db
     .updateTable('provider_identity')
     .set({
-      // password_changed_at lets the password sync keep the newest hash when changes cross.
-      provider_metadata: sql`coalesce(provider_metadata, '{}'::jsonb) || jsonb_build_object('password', ${hash}::text, 'password_changed_at', now())`,
+      provider_metadata: sql`coalesce(provider_metadata, '{}'::jsonb) || jsonb_build_object('password', ${hash}::text, 'password_changed_at', ${changedAt}::timestamptz)`,
       updated_at: sql`now()`,
     })
     .where('entity_id', '=', entityId)
     .where('provider', '=', provider)
     .where('deleted_at', 'is', null)
+    .returning('auth_identity_id')
     .executeTakeFirst();
-  return Number(res.numUpdatedRows);
+  return row?.auth_identity_id as string | undefined;
 }
 
 export async function createIdentity(
@@ -97,6 +102,28 @@ export async function insertResetToken(
       expires_at: sql`now() + make_interval(secs => ${t.ttlSeconds})`,
     })
     .execute();
+}
+
+/**
+ * Stores a new reset token and spends every earlier unused one of the same e-mail, so only the
+ * newest link works. The identity's row is locked first: two requests at once still end with
+ * one live token.
+ */
+export async function replaceResetToken(
+  db: Kysely<any>,
+  t: { jti: string; entityId: string; provider: string; actorType: string; ttlSeconds: number },
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .selectFrom('provider_identity')
+      .select('id')
+      .where('entity_id', '=', t.entityId)
+      .where('provider', '=', t.provider)
+      .forUpdate()
+      .execute();
+    await spendResetTokens(trx, t.entityId, t.provider);
+    await insertResetToken(trx, t);
+  });
 }
 
 /** Marks the token used; false when it is unknown, already used or expired. Atomic. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TenantRecord } from '@aplt/db';
-import { signActorToken, tenantJwtSecret, verifyActorToken } from '@aplt/http';
+import { type ActorClaims, signActorToken, tenantJwtSecret, verifyActorToken } from '@aplt/http';
 
 /** Medusa's reset-token claims plus a stored id (jti) that makes each token single use. */
 export interface ResetClaims {
@@ -35,8 +35,15 @@ export class TokenSigner {
       app_metadata: Record<string, unknown>;
     },
     ttlSeconds: number,
+    /** When the login began, before it read the credentials (see signActorToken). */
+    issuedAtMs?: number,
   ): Promise<string> {
-    return signActorToken(this.key(tenant), claims, ttlSeconds);
+    return signActorToken(this.key(tenant), claims, ttlSeconds, issuedAtMs);
+  }
+
+  /** Any token signed with this tenant's key, unexpired; the caller checks what it claims. */
+  verifySession(tenant: TenantRecord, token: string) {
+    return verifyActorToken<Partial<ActorClaims> & { iat_ms?: number }>(this.key(tenant), token);
   }
 
   async resetToken(
@@ -61,13 +68,33 @@ export class TokenSigner {
     return claims as ResetClaims;
   }
 
-  otpPending(tenant: TenantRecord, claims: Omit<OtpPendingClaims, 'actor_type'>, ttlSeconds: number) {
-    return signActorToken(this.key(tenant), { ...claims, actor_type: 'customer_otp' }, ttlSeconds);
+  otpPending(
+    tenant: TenantRecord,
+    claims: Omit<OtpPendingClaims, 'actor_type'>,
+    ttlSeconds: number,
+    issuedAtMs?: number,
+  ) {
+    return signActorToken(
+      this.key(tenant),
+      { ...claims, actor_type: 'customer_otp' },
+      ttlSeconds,
+      issuedAtMs,
+    );
   }
 
-  async verifyOtpPending(tenant: TenantRecord, token: string): Promise<OtpPendingClaims | undefined> {
+  async verifyOtpPending(
+    tenant: TenantRecord,
+    token: string,
+  ): Promise<(OtpPendingClaims & { iat: number; iat_ms?: number }) | undefined> {
     const claims = await verifyActorToken<Partial<OtpPendingClaims>>(this.key(tenant), token);
-    if (!claims || claims.actor_type !== 'customer_otp' || typeof claims.email !== 'string') return undefined;
-    return claims as OtpPendingClaims;
+    if (
+      !claims ||
+      claims.actor_type !== 'customer_otp' ||
+      typeof claims.email !== 'string' ||
+      typeof claims.auth_identity_id !== 'string' ||
+      typeof claims.customer_id !== 'string'
+    )
+      return undefined;
+    return claims as OtpPendingClaims & { iat: number; iat_ms?: number };
   }
 }
