@@ -26,6 +26,11 @@ export interface LicenseClientOptions {
   /** Legacy TENANT_FEATURES list; undefined when the variable is not set. */
   envFeatures?: string | undefined;
   refreshSeconds: number;
+  /**
+   * The fleet's SERVICE_TOKEN, sent as `Authorization: Bearer`: the license API answers only
+   * sessions and services. Without it the API answers 401 and the client keeps what is in force.
+   */
+  serviceToken?: string | undefined;
   /** Redis for push invalidation; null turns push off (polling only). */
   redis: { url: string; prefix: string } | null;
   fetchTimeoutMs?: number;
@@ -170,8 +175,11 @@ export class HttpLicenseClient implements LicenseClient {
   private async fetchOnce(tenantId: string, state: TenantState): Promise<void> {
     const url = `${this.opts.apiUrl.replace(/\/$/, '')}/api/license/${encodeURIComponent(tenantId)}`;
     try {
+      const headers: Record<string, string> = {};
+      if (this.opts.serviceToken) headers.authorization = `Bearer ${this.opts.serviceToken}`;
+      if (state.etag && state.status.source === 'api') headers['if-none-match'] = state.etag;
       const res = await fetch(url, {
-        headers: state.etag && state.status.source === 'api' ? { 'if-none-match': state.etag } : {},
+        headers,
         signal: AbortSignal.timeout(this.opts.fetchTimeoutMs ?? 5000),
       });
       if (res.status === 304) {
@@ -182,6 +190,19 @@ export class HttpLicenseClient implements LicenseClient {
         // The API knows no licenses for this tenant: keep what is in force, do not invent a set.
         await res.body?.cancel();
         state.status = { ...state.status, lastError: 'tenant has no licenses in the license API' };
+        return;
+      }
+      if (res.status === 401 || res.status === 403) {
+        // A refusal is no answer about the licenses: like an outage, it never broadens access.
+        await res.body?.cancel();
+        state.status = {
+          ...state.status,
+          lastError: `license API refused this service (${res.status}): check SERVICE_TOKEN`,
+        };
+        this.log.warn(
+          { tenantId, url, status: res.status, source: state.status.source },
+          'license API refused the service token; keeping the last known feature set',
+        );
         return;
       }
       if (!res.ok) throw new Error(`license API answered ${res.status}`);
@@ -248,8 +269,9 @@ export class HttpLicenseClient implements LicenseClient {
 }
 
 /**
- * Builds the backend's license client from LICENSE_API_URL, TENANT_FEATURES, LICENSE_CACHE_DIR,
- * LICENSE_REFRESH_SECONDS and (for push) REDIS_URL/REDIS_PREFIX; LICENSE_PUSH=false turns push off.
+ * Builds the backend's license client from LICENSE_API_URL, SERVICE_TOKEN, TENANT_FEATURES,
+ * LICENSE_CACHE_DIR, LICENSE_REFRESH_SECONDS and (for push) REDIS_URL/REDIS_PREFIX;
+ * LICENSE_PUSH=false turns push off.
  */
 export function createLicenseClientFromEnv(
   env: Record<string, string | undefined> = process.env,
@@ -259,6 +281,7 @@ export function createLicenseClientFromEnv(
   const push = !['false', '0', 'no'].includes(v('LICENSE_PUSH') ?? 'true');
   return new HttpLicenseClient({
     apiUrl: v('LICENSE_API_URL') ?? 'http://127.0.0.1:3334',
+    serviceToken: v('SERVICE_TOKEN'),
     cacheDir: v('LICENSE_CACHE_DIR') ?? '.cache',
     envFeatures: v('TENANT_FEATURES'),
     refreshSeconds: Number(v('LICENSE_REFRESH_SECONDS') ?? 60),

@@ -1,11 +1,13 @@
 import { type Kysely, type TenantRegistry } from '@aplt/db';
-import { type App, createApp, pingPg } from '@aplt/http';
+import { type App, AssertionSigner, createApp, OPERATOR_ROLE, pingPg } from '@aplt/http';
 import type { Redis } from 'ioredis';
 import { authRoutes } from './auth/auth.routes';
 import { usersRoutes } from './auth/users.routes';
-import { csrfCheck } from './auth/guards';
+import { csrfCheck, rejectBadCookies, sessionIdentity } from './auth/guards';
 import { type OtpChannel, otpChannelFromConfig } from './auth/otp-channel';
 import type { Config } from './config';
+import { ForwardAssertions } from './forward-auth/assertions';
+import { HostTenants } from './forward-auth/host-tenants';
 import { IdentityCache } from './forward-auth/identity-cache';
 import { DecisionMetrics } from './forward-auth/metrics';
 import { validateRoutes } from './forward-auth/validate.routes';
@@ -26,21 +28,27 @@ export interface Deps {
 
 /** Builds the access service; never listens. */
 export async function buildApp(deps: Deps, config: Config) {
-  const app = await createApp({
-    name: 'access',
-    logLevel: config.LOG_LEVEL,
-    prettyLogs: config.LOG_PRETTY,
-    trustedProxies: config.TRUSTED_PROXIES,
-  });
-  app.addReadinessCheck('access-db', () => pingPg(deps.db));
-  app.decorateRequest('identity', null);
-  app.addHook('preHandler', csrfCheck);
-
   const identities = new IdentityCache(
     deps.db,
     config.ACCESS_CACHE_SECONDS * 1000,
     config.ACCESS_SESSION_IDLE_MINUTES,
   );
+  const app = await createApp({
+    name: 'access',
+    logLevel: config.LOG_LEVEL,
+    prettyLogs: config.LOG_PRETTY,
+    trustedProxies: config.TRUSTED_PROXIES,
+    // /metrics and /docs through the proxy: only for an access admin signed in on this host.
+    operators: {
+      gate: async (request) =>
+        (await sessionIdentity(identities, request))?.roles.includes(OPERATOR_ROLE) === true,
+    },
+  });
+  app.addReadinessCheck('access-db', () => pingPg(deps.db));
+  app.decorateRequest('identity', null);
+  app.addHook('preValidation', rejectBadCookies);
+  app.addHook('preHandler', csrfCheck);
+
   const whitelist = new Whitelist(
     deps.db,
     config.ACCESS_STATIC_WHITELIST,
@@ -51,10 +59,20 @@ export async function buildApp(deps: Deps, config: Config) {
     deps.redis && config.LICENSE_PUSH ? redisLicensePublisher(deps.redis, config.REDIS_PREFIX) : noPublisher;
   const otp = deps.otp ?? otpChannelFromConfig(config, app.log);
 
-  await validateRoutes(app, { db: deps.db, config, whitelist, identities, metrics });
+  const hosts = new HostTenants(deps.registry, config.ACCESS_CACHE_SECONDS * 1000, app.log);
+  const assertions = new ForwardAssertions(new AssertionSigner(config.ACCESS_ASSERTION_PRIVATE_KEY));
+
+  await validateRoutes(app, { db: deps.db, config, whitelist, identities, metrics, hosts, assertions });
   await authRoutes(app, { db: deps.db, config, otp, identities });
   await usersRoutes(app, { db: deps.db, registry: deps.registry, identities });
-  await licenseRoutes(app, { db: deps.db, registry: deps.registry, publisher, identities, log: app.log });
+  await licenseRoutes(app, {
+    db: deps.db,
+    registry: deps.registry,
+    publisher,
+    identities,
+    serviceToken: config.SERVICE_TOKEN,
+    log: app.log,
+  });
   app.decorate('accessMetrics', metrics);
   return app;
 }

@@ -34,8 +34,13 @@ export const configShape = {
   ACCESS_MAX_FAILURES: env.int(5),
   ACCESS_FAILURE_WINDOW_SECONDS: env.int(600),
   ACCESS_BAN_SECONDS: env.int(900),
-  // HMAC key of the proof-of-work CAPTCHA; the default is for development only.
-  ACCESS_CAPTCHA_SECRET: env.str('dev-only-captcha-secret-change-me'),
+  // HMAC key of the proof-of-work CAPTCHA. No default: a published key lets anyone forge solutions.
+  ACCESS_CAPTCHA_SECRET: env.secret(),
+  // Ed25519 key (PKCS#8 DER, base64) that signs the identity assertion of every allow; backends
+  // verify it with ACCESS_ASSERTION_PUBLIC_KEY.
+  ACCESS_ASSERTION_PRIVATE_KEY: env.key(),
+  // Other services read the license API with this bearer token (no session of their own).
+  SERVICE_TOKEN: env.secret(),
   // Upper bound of the PoW search space: the average client cost is half of it in SHA-256 rounds.
   ACCESS_CAPTCHA_MAX_NUMBER: env.int(50_000),
   // Second factor channel: e-mail over SMTP, a webhook that receives {email, code}, or (development

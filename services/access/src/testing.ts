@@ -1,5 +1,5 @@
 import type { Kysely, TenantRegistry } from '@aplt/db';
-import { createTestPgDatabase } from '@aplt/testing';
+import { createTestPgDatabase, testSecrets } from '@aplt/testing';
 import type { Redis } from 'ioredis';
 import { buildApp } from './app';
 import type { OtpChannel } from './auth/otp-channel';
@@ -8,7 +8,8 @@ import { loadConfig } from './config';
 /**
  * The access app as other services' end-to-end tests put it in front of themselves, on its own
  * fresh access database. Requests from 127.0.0.1 pass forward auth (loopback is whitelisted by
- * configuration); act as another client with `localAddress: '127.0.0.2'`.
+ * configuration); act as another client with `localAddress: '127.0.0.2'`. Its secrets are this
+ * test process's `testSecrets()`, so the assertions it signs verify in every backend of the test.
  * `extra.redis` turns on license push; `extra.otp` replaces the second-factor channel.
  */
 export async function createAccessAppForTest(
@@ -19,7 +20,7 @@ export async function createAccessAppForTest(
   const accessDb = await createTestPgDatabase('access');
   const app = await buildApp(
     { db: accessDb.db, registry, ...extra },
-    loadConfig({ LOG_LEVEL: 'silent', ACCESS_CAPTCHA_MAX_NUMBER: '2000', ...env }),
+    loadConfig({ ...testSecrets(), LOG_LEVEL: 'silent', ACCESS_CAPTCHA_MAX_NUMBER: '2000', ...env }),
   );
   app.decorate('accessDb', accessDb.db);
   app.addHook('onClose', () => accessDb.drop());

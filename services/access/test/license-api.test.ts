@@ -1,5 +1,5 @@
 import { licenseChannel } from '@aplt/licensing';
-import { createTestFleet, createTestRedis, type TestFleet, type TestRedis } from '@aplt/testing';
+import { createTestFleet, createTestRedis, testSecrets, type TestFleet, type TestRedis } from '@aplt/testing';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/auth/login.service';
@@ -18,6 +18,8 @@ describe('license API', () => {
   const messages: string[] = [];
   const csrf = 'csrf-token-for-the-license-tests';
   const auth: Record<string, Record<string, string>> = {};
+  // What the backends' license clients send.
+  const svc = { authorization: `Bearer ${testSecrets().SERVICE_TOKEN}` };
 
   async function sessionFor(email: string, roles: string[], tenantId: string | null = null) {
     const user = await createUser(
@@ -73,7 +75,7 @@ describe('license API', () => {
   });
 
   it('lists every registered tenant with its counts', async () => {
-    const res = await send('/api/license/tenants');
+    const res = await send('/api/license/tenants', { headers: svc });
     expect(res.json().tenants).toEqual([
       expect.objectContaining({ tenant_id: 'acme', feature_count: 23, total_count: 31 }),
       expect.objectContaining({ tenant_id: 'globex', feature_count: 23, total_count: 31 }),
@@ -81,8 +83,49 @@ describe('license API', () => {
     ]);
   });
 
+  it('reads licenses only with the service token or a session: 401 for anyone else', async () => {
+    for (const path of ['/api/license/tenants', '/api/license/acme', '/api/license/acme/trials']) {
+      const anon = await send(path);
+      expect(anon.status, path).toBe(401);
+      expect(anon.json()).toMatchObject({ type: 'unauthorized' });
+      expect(anon.text()).not.toContain('globex');
+      for (const authorization of ['Bearer wrong-token', `Bearer ${'é'.repeat(43)}`, 'Basic eDp5'])
+        expect((await send(path, { headers: { authorization } })).status, authorization).toBe(401);
+      expect((await send(path, { headers: svc })).status, path).toBe(200);
+      expect((await send(path, { headers: auth.admin })).status, path).toBe(200);
+      // Platform staff without the license role read too (the UI shows them nothing to change).
+      expect((await send(path, { headers: auth.plain })).status, path).toBe(200);
+    }
+  });
+
+  it("gives a tenant's own admin that tenant's licenses only", async () => {
+    const list = await send('/api/license/tenants', { headers: auth.acmeAdmin });
+    expect(list.json().tenants.map((t: { tenant_id: string }) => t.tenant_id)).toEqual(['acme']);
+    expect((await send('/api/license/acme', { headers: auth.acmeAdmin })).status).toBe(200);
+    const other = await send('/api/license/globex', { headers: auth.acmeAdmin });
+    expect(other.status).toBe(403);
+    expect(other.json()).toMatchObject({ type: 'not_allowed', tenant_id: 'globex' });
+    expect((await send('/api/license/globex/trials', { headers: auth.acmeAdmin })).status).toBe(403);
+  });
+
+  it('answers 400, never 500, for a NUL in a tenant id, with or without credentials', async () => {
+    for (const headers of [{}, svc, auth.admin]) {
+      for (const path of ['/api/license/%00', '/api/license/ac%00me/trials', '/api/license/acme%00/audit']) {
+        const res = await send(path, { headers });
+        expect(res.status, path).toBe(400);
+        expect(res.json()).toMatchObject({ type: 'invalid_data' });
+      }
+    }
+    const put = await send('/api/license/%00', {
+      method: 'PUT',
+      headers: auth.admin,
+      body: { feature: 'crm', enabled: true, reason: 'a\u0000b' },
+    });
+    expect(put.status).toBe(400);
+  });
+
   it('answers the spec fields exactly, with ETag and revision, and 304 when unchanged', async () => {
-    const res = await send('/api/license/acme');
+    const res = await send('/api/license/acme', { headers: svc });
     expect(res.status).toBe(200);
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual([
@@ -102,17 +145,19 @@ describe('license API', () => {
       disabled: expect.arrayContaining(['crm', 'ai_assist']),
     });
     expect(res.headers['x-license-revision']).toBe('1');
-    const again = await send('/api/license/acme', { headers: { 'if-none-match': String(res.headers.etag) } });
+    const again = await send('/api/license/acme', {
+      headers: { ...svc, 'if-none-match': String(res.headers.etag) },
+    });
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);
   });
 
   it('answers 404 for unknown or unlicensed tenants and 400 for unknown features', async () => {
-    expect((await send('/api/license/nobody')).json()).toMatchObject({
+    expect((await send('/api/license/nobody', { headers: svc })).json()).toMatchObject({
       type: 'not_found',
       tenant_id: 'nobody',
     });
-    expect((await send('/api/license/newco')).status).toBe(404);
+    expect((await send('/api/license/newco', { headers: svc })).status).toBe(404);
     const bad = await send('/api/license/acme', {
       method: 'PUT',
       headers: auth.admin,
@@ -170,7 +215,7 @@ describe('license API', () => {
   });
 
   it('rolls the write back when the audit insert fails (same transaction)', async () => {
-    const before = (await send('/api/license/acme')).json().all_features.shipments;
+    const before = (await send('/api/license/acme', { headers: svc })).json().all_features.shipments;
     await app
       .accessDb!.schema.alterTable('tenant_license_audit')
       .addCheckConstraint('no_sabotage', (await import('@aplt/db')).sql`reason IS DISTINCT FROM 'sabotage'`)
@@ -181,7 +226,7 @@ describe('license API', () => {
       body: { feature: 'shipments', enabled: !before, reason: 'sabotage' },
     });
     expect(res.status).toBe(500);
-    expect((await send('/api/license/acme')).json().all_features.shipments).toBe(before);
+    expect((await send('/api/license/acme', { headers: svc })).json().all_features.shipments).toBe(before);
     await app.accessDb!.schema.alterTable('tenant_license_audit').dropConstraint('no_sabotage').execute();
   });
 
@@ -192,7 +237,7 @@ describe('license API', () => {
       body: { features: ['cms', 'cms_modules', 'cms'], enabled: false },
     });
     expect(bulk.json()).toMatchObject({ features: ['cms', 'cms_modules'], enabled: false });
-    expect((await send('/api/license/globex')).json().feature_count).toBe(21);
+    expect((await send('/api/license/globex', { headers: svc })).json().feature_count).toBe(21);
 
     const clone = await send('/api/license/newco/clone', {
       method: 'POST',
@@ -201,7 +246,7 @@ describe('license API', () => {
     });
     expect(clone.status).toBe(200);
     expect(clone.json()).toMatchObject({ feature_count: 21, total_count: 31 });
-    const newco = (await send('/api/license/newco')).json();
+    const newco = (await send('/api/license/newco', { headers: svc })).json();
     expect(newco.all_features.cms).toBe(false);
     const audit = (await send('/api/license/newco/audit', { headers: auth.admin })).json().entries;
     expect(audit).toHaveLength(31);
@@ -225,16 +270,18 @@ describe('license API', () => {
       body: { feature: 'ai_assist', enabled: true, expires_at: future },
     });
     expect(res.json().expires_at).toBe(future);
-    expect((await send('/api/license/acme')).json().all_features.ai_assist).toBe(true);
-    expect((await send('/api/license/acme/trials')).json().trials).toEqual({ ai_assist: future });
-    const etag = String((await send('/api/license/acme')).headers.etag);
+    expect((await send('/api/license/acme', { headers: svc })).json().all_features.ai_assist).toBe(true);
+    expect((await send('/api/license/acme/trials', { headers: svc })).json().trials).toEqual({
+      ai_assist: future,
+    });
+    const etag = String((await send('/api/license/acme', { headers: svc })).headers.etag);
     // Time passes: the trial ends without any write, and the ETag changes with the content.
     await app
       .accessDb!.updateTable('tenant_license_expiry')
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('feature', '=', 'ai_assist')
       .execute();
-    const after = await send('/api/license/acme', { headers: { 'if-none-match': etag } });
+    const after = await send('/api/license/acme', { headers: { ...svc, 'if-none-match': etag } });
     expect(after.status).toBe(200);
     expect(after.json().all_features.ai_assist).toBe(false);
     expect(after.json().features).not.toContain('ai_assist');

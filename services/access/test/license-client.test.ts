@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpLicenseClient, type LicenseClientOptions } from '@aplt/licensing';
-import { createTestFleet, createTestRedis, type TestFleet, type TestRedis } from '@aplt/testing';
+import { createLicenseClientFromEnv, HttpLicenseClient, type LicenseClientOptions } from '@aplt/licensing';
+import { createTestFleet, createTestRedis, testSecrets, type TestFleet, type TestRedis } from '@aplt/testing';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/auth/login.service';
@@ -12,6 +12,7 @@ import { seedTenantLicenses } from '../src/licensing/license.service';
 import { createAccessAppForTest } from '../src/testing';
 
 const quiet = { info: () => {}, warn: () => {} };
+const serviceToken = testSecrets().SERVICE_TOKEN;
 
 describe('license client against the real license API', () => {
   let fleet: TestFleet;
@@ -31,6 +32,7 @@ describe('license client against the real license API', () => {
   const client = (opts: Partial<LicenseClientOptions> = {}) => {
     const c = new HttpLicenseClient({
       apiUrl,
+      serviceToken,
       cacheDir: newDir(),
       refreshSeconds: 60,
       redis: null,
@@ -122,6 +124,7 @@ describe('license client against the real license API', () => {
   it('never broadens access during an outage: a failed refresh keeps the last known set', async () => {
     const opts: LicenseClientOptions = {
       apiUrl,
+      serviceToken,
       cacheDir: newDir(),
       refreshSeconds: 60,
       redis: null,
@@ -139,6 +142,53 @@ describe('license client against the real license API', () => {
     await restarted.start(['acme']);
     expect(restarted.status('acme').source).toBe('snapshot');
     expect(restarted.isFeatureEnabled('acme', 'crm')).toBe(false);
+  });
+
+  it('sends SERVICE_TOKEN from its env; a refusal (401) never broadens access', async () => {
+    const cacheDir = newDir();
+    const fromEnv = createLicenseClientFromEnv(
+      {
+        LICENSE_API_URL: apiUrl,
+        SERVICE_TOKEN: serviceToken,
+        LICENSE_CACHE_DIR: cacheDir,
+        LICENSE_PUSH: 'false',
+      },
+      { logger: quiet },
+    );
+    clients.push(fromEnv as HttpLicenseClient);
+    await fromEnv.start(['acme']);
+    expect(fromEnv.status('acme')).toMatchObject({ source: 'api', lastError: null });
+    expect(fromEnv.isFeatureEnabled('acme', 'crm')).toBe(false);
+
+    // A wrong token: the snapshot stays in force, crm stays off, and the status says why.
+    statuses.length = 0;
+    const wrong = client({ serviceToken: [...serviceToken].reverse().join(''), cacheDir });
+    await wrong.start(['acme']);
+    expect(statuses).toEqual([401]);
+    expect(wrong.status('acme')).toMatchObject({ source: 'snapshot' });
+    expect(wrong.status('acme').lastError).toMatch(/refused this service \(401\).*SERVICE_TOKEN/);
+    expect(wrong.isFeatureEnabled('acme', 'crm')).toBe(false);
+
+    // A client that was in API mode keeps its set when the API starts refusing it.
+    const opts: LicenseClientOptions = {
+      apiUrl,
+      serviceToken,
+      cacheDir: newDir(),
+      refreshSeconds: 60,
+      redis: null,
+      logger: quiet,
+    };
+    const rotated = new HttpLicenseClient(opts);
+    clients.push(rotated);
+    await rotated.start(['acme']);
+    opts.serviceToken = undefined;
+    await rotated.refresh('acme');
+    expect(rotated.status('acme')).toMatchObject({
+      source: 'api',
+      lastError: expect.stringContaining('401'),
+    });
+    expect(rotated.isFeatureEnabled('acme', 'crm')).toBe(false);
+    expect(rotated.enabledFeatures('acme')).toHaveLength(30);
   });
 
   it('refreshes on push, and only by polling when push is off', async () => {

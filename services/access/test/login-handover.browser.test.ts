@@ -9,6 +9,7 @@ import {
   startTestProxy,
   type TestFleet,
   type TestProxy,
+  testSecrets,
 } from '@aplt/testing';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +36,7 @@ describe('a browser denied on a tenant host signs in on the access host and come
       ACCESS_STATIC_WHITELIST: '192.0.2.1/32',
     });
     await createUser({ db: access.accessDb! }, { ...USER, roles: [] });
-    const env = { ...process.env, ...fleet.env, LOG_LEVEL: 'silent' };
+    const env = { ...process.env, ...fleet.env, ...testSecrets(), LOG_LEVEL: 'silent' };
     proxy = await startTestProxy({
       access,
       admin: await buildAdmin(

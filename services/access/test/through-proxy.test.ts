@@ -14,6 +14,7 @@ import {
   type TestFleet,
   type TestProxy,
   type TestRedis,
+  testSecrets,
 } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/auth/login.service';
@@ -33,6 +34,7 @@ describe('forward auth and licensing end to end through the proxy', () => {
   let licenses: HttpLicenseClient;
   const clientOpts: LicenseClientOptions = {
     apiUrl: 'http://127.0.0.1:1',
+    serviceToken: testSecrets().SERVICE_TOKEN,
     cacheDir: '',
     refreshSeconds: 60,
     redis: null,
@@ -63,16 +65,21 @@ describe('forward auth and licensing end to end through the proxy', () => {
     );
     await seedTenantLicenses(accessApp.accessDb!, ['acme', 'globex'], ['crm', 'ai_assist']);
     await createUser({ db: accessApp.accessDb! }, { ...ADMIN, roles: ['license-admin', 'access-admin'] });
-    const env = { ...process.env, ...fleet.env, LOG_LEVEL: 'silent' };
-    // A stand-in documents backend: the real license guard in front of one guarded route.
+    const env = { ...process.env, ...fleet.env, ...testSecrets(), LOG_LEVEL: 'silent' };
+    // A stand-in documents backend: the trust boundary and the real license guard in front of
+    // one guarded route.
     const guarded = await createApp({
       name: 'guarded',
       logLevel: 'silent',
       registry: fleet.registry,
+      assertionPublicKey: testSecrets().ACCESS_ASSERTION_PUBLIC_KEY,
       licenses,
       docs: false,
     });
-    guarded.get('/admin/aplt/quotations', async () => ({ quotations: [] }));
+    guarded.get('/admin/aplt/quotations', { config: { feature: 'quotations' } }, async (request) => ({
+      quotations: [],
+      tenant: request.access?.tenant,
+    }));
     proxy = await startTestProxy({
       access: accessApp,
       admin: await buildAdmin(
@@ -196,9 +203,21 @@ describe('forward auth and licensing end to end through the proxy', () => {
     expect(res.json().via).toBe('device');
   });
 
+  it("the session handed over to acme is refused on another tenant's host", async () => {
+    const res = await proxy.request('globex.localhost', '/api/identity', {
+      localAddress: OTHER,
+      headers: { cookie: cookieHeader({ aplt_session: acmeSession }) },
+    });
+    expect(res.status).toBe(401);
+    expect(res.json()).toMatchObject({ type: 'unauthorized', ip: OTHER });
+  });
+
   it('toggling a feature makes the guarded route answer 403 within a second, and back', async () => {
     const guarded = () => proxy.request('acme.localhost', '/admin/aplt/quotations');
-    expect((await guarded()).status).toBe(200);
+    const allowed = await guarded();
+    expect(allowed.status).toBe(200);
+    // The backend read the tenant from the assertion the proxy copied from forward auth's answer.
+    expect(allowed.json().tenant).toBe('acme');
     const put = (enabled: boolean) =>
       access('/api/license/acme', {
         method: 'PUT',
@@ -271,8 +290,12 @@ describe('forward auth and licensing end to end through the proxy', () => {
       body: { feature: 'reports', enabled, reason: 'outage drill' },
     });
 
-  it('counts every decision by reason in the metrics', async () => {
-    const text = (await proxy.request('access.localhost', '/metrics')).text();
+  it('counts every decision by reason in the metrics, shown through the proxy to an access admin only', async () => {
+    expect((await proxy.request('access.localhost', '/metrics')).status).toBe(404);
+    expect((await access('/docs/json')).status).toBe(404);
+    const res = await access('/metrics', { headers: { cookie: `aplt_session=${session}` } });
+    expect(res.status).toBe(200);
+    const text = res.text();
     expect(text).toMatch(/access_decisions_total\{decision="allow",reason="whitelist"\} [1-9]/);
     expect(text).toMatch(/access_decisions_total\{decision="allow",reason="session"\} [1-9]/);
     expect(text).toMatch(/access_decisions_total\{decision="allow",reason="device"\} [1-9]/);

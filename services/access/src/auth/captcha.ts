@@ -1,5 +1,6 @@
-import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
 import { sql } from '@aplt/db';
+import { safeEqual } from '@aplt/http';
 import { z } from 'zod';
 import type { Executor } from '../db';
 
@@ -48,8 +49,7 @@ export async function verifySolution(
   secret: string,
   s: CaptchaSolution,
 ): Promise<CaptchaVerdict> {
-  const expected = Buffer.from(hmac(secret, s.challenge));
-  if (!timingSafeEqual(expected, Buffer.from(s.signature))) return 'invalid';
+  if (!safeEqual(s.signature, hmac(secret, s.challenge))) return 'invalid';
   if (sha256(`${s.salt}${s.number}`) !== s.challenge) return 'invalid';
   const expires = Number(/[?&]expires=(\d+)/.exec(s.salt)?.[1] ?? 0);
   if (expires * 1000 < Date.now()) return 'expired';

@@ -1,9 +1,10 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { forbidden, unauthorized } from '@aplt/http';
+import { randomBytes } from 'node:crypto';
+import { normaliseHost } from '@aplt/db';
+import { badRequest, badStringPath, bearerToken, forbidden, safeEqual, unauthorized } from '@aplt/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdentityCache } from '../forward-auth/identity-cache';
 import type { Identity } from './session.repository';
-import { CSRF_COOKIE, SESSION_COOKIE } from './tokens';
+import { CSRF_COOKIE, DEVICE_COOKIE, SESSION_COOKIE } from './tokens';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -11,12 +12,42 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The user of the request's live session cookie, or null. A hand-over child session counts only
+ * on the host it was made for, so one copied from a tenant host is no login here.
+ */
+export async function sessionIdentity(
+  identities: IdentityCache,
+  request: FastifyRequest,
+): Promise<Identity | null> {
+  const token = request.cookies[SESSION_COOKIE];
+  const identity = token ? await identities.session(token) : null;
+  if (identity?.boundHost && identity.boundHost !== normaliseHost(request.host)) return null;
+  return identity;
+}
+
 /** preHandler: a live session of this service, put on request.identity; 401 otherwise. */
 export function requireSession(identities: IdentityCache) {
   return async (request: FastifyRequest) => {
-    const token = request.cookies[SESSION_COOKIE];
-    const identity = token ? await identities.session(token) : null;
+    const identity = await sessionIdentity(identities, request);
     if (!identity) throw unauthorized('Sign in first', { login_url: '/login' });
+    request.identity = identity;
+  };
+}
+
+/**
+ * preHandler of the license reads: another service with `Authorization: Bearer <SERVICE_TOKEN>`
+ * (request.identity stays null), or a signed-in user (the admin UI); 401 otherwise.
+ */
+export function requireSessionOrService(identities: IdentityCache, serviceToken: string) {
+  return async (request: FastifyRequest) => {
+    const bearer = bearerToken(request);
+    if (bearer !== undefined) {
+      if (safeEqual(bearer, serviceToken)) return;
+      throw unauthorized('Wrong service token');
+    }
+    const identity = await sessionIdentity(identities, request);
+    if (!identity) throw unauthorized('Sign in or present the service token', { login_url: '/login' });
     request.identity = identity;
   };
 }
@@ -37,14 +68,28 @@ export function csrfCheck(request: FastifyRequest, _reply: FastifyReply, done: (
   if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return done();
   const cookie = request.cookies[CSRF_COOKIE];
   const header = request.headers['x-csrf-token'];
-  const sent = typeof header === 'string' ? header : undefined;
-  if (
-    !cookie ||
-    !sent ||
-    cookie.length !== sent.length ||
-    !timingSafeEqual(Buffer.from(cookie), Buffer.from(sent))
-  )
+  if (!cookie || typeof header !== 'string' || !safeEqual(header, cookie))
     return done(forbidden('Missing or wrong CSRF token', { csrf: true }));
+  done();
+}
+
+const ownCookies = [SESSION_COOKIE, DEVICE_COOKIE, CSRF_COOKIE] as const;
+
+/**
+ * The string rule of @aplt/http for the cookies this service reads (the cookie plugin decodes
+ * percent escapes, so `%00` arrives as a NUL): 400 naming the cookie. A callback hook: it runs
+ * on every request.
+ */
+export function rejectBadCookies(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) {
+  for (const name of ownCookies) {
+    const path = badStringPath(request.cookies[name], `cookie ${name}`);
+    if (path)
+      return done(
+        badRequest(`${path} contains a NUL byte or an unpaired surrogate`, {
+          issues: [{ path, message: 'contains a NUL byte or an unpaired surrogate' }],
+        }),
+      );
+  }
   done();
 }
 

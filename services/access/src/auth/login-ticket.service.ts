@@ -1,4 +1,4 @@
-import { sql } from '@aplt/db';
+import { normaliseHost, sql } from '@aplt/db';
 import type { AccessDb } from '../db';
 import { insertDeviceToken } from './session.repository';
 import { newToken, tokenHash } from './tokens';
@@ -6,8 +6,11 @@ import { newToken, tokenHash } from './tokens';
 /** A ticket is carried in one redirect; anything slower than this is not that redirect. */
 const TICKET_SECONDS = 60;
 
-/** A Host header's name without its port (cookies do not tell ports apart). */
-const hostname = (host: string) => host.toLowerCase().replace(/:\d+$/, '');
+/**
+ * A Host header's name without its port (cookies do not tell ports apart), normalised as forward
+ * auth compares it: a child session is bound to this host.
+ */
+const hostname = normaliseHost;
 
 /** True when a cookie set by the access host at `accessHost` is also sent to `host`. */
 export function cookieCovers(host: string, accessHost: string, cookieDomain: string | undefined): boolean {
@@ -49,7 +52,8 @@ export interface RedeemedTicket {
 
 /**
  * Redeems a ticket on the host it was made for, once: a child session of the login's session
- * (ending with it), plus a device token when the login trusted the device. Null for an unknown,
+ * (ending with it, and valid on that host only: its `host` is checked by forward auth and by the
+ * access host's own routes), plus a device token when the login trusted the device. Null for an unknown,
  * used, expired or foreign-host ticket, or when the login's session has ended meanwhile.
  */
 export async function redeemLoginTicket(

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from '@aplt/db';
-import { badRequest, HttpError, tooManyRequests, unauthorized, unprocessable } from '@aplt/http';
+import { badRequest, HttpError, safeEqual, tooManyRequests, unauthorized, unprocessable } from '@aplt/http';
 import { hashPassword, verifyPassword } from '@aplt/passwords';
 import type { Config } from '../config';
 import type { AccessDb } from '../db';
 import { type CaptchaSolution, verifySolution } from './captcha';
+import { accountKey, addressKey, throttleKeys } from './throttle-keys';
 import type { OtpChannel } from './otp-channel';
 import { complexityProblems, isExpired, reusesHistory } from './password-policy';
 import { insertDeviceToken, insertSession } from './session.repository';
@@ -18,16 +19,25 @@ export interface LoginDeps {
   otp: OtpChannel;
 }
 
-const keysFor = (email: string, ip: string) => [`acct:${email.toLowerCase()}`, `ip:${ip}`];
-const limitsOf = (c: Config) => ({
+const limitsOf = (c: Config): throttle.Limits => ({
   max: c.ACCESS_MAX_FAILURES,
   windowSeconds: c.ACCESS_FAILURE_WINDOW_SECONDS,
   banSeconds: c.ACCESS_BAN_SECONDS,
 });
 
-async function assertNotBanned(deps: LoginDeps, keys: string[]): Promise<void> {
-  const left = await throttle.banSecondsLeft(deps.db, keys);
-  if (left > 0) throw tooManyRequests(`Too many failed attempts; try again in ${left} seconds`, left);
+/**
+ * Counts this attempt on the account and the address before anything is checked (one atomic
+ * step, so concurrent guesses cannot all slip under the limit); 429 once either is used up.
+ */
+async function reserveAttempt(deps: LoginDeps, keys: string[]): Promise<void> {
+  const r = await throttle.reserveAttempt(deps.db, keys, limitsOf(deps.config));
+  if (r.allowed) return;
+  // Not checked, so not a guess: only the attempts that were checked stay counted.
+  await throttle.refundAttempt(deps.db, keys, deps.config.ACCESS_MAX_FAILURES);
+  throw tooManyRequests(
+    `Too many failed attempts; try again in ${r.retryAfterSeconds} seconds`,
+    r.retryAfterSeconds,
+  );
 }
 
 // A fixed hash to verify against when the account does not exist, so timing does not reveal it.
@@ -39,20 +49,21 @@ export async function startLogin(
   input: { email: string; password: string; captcha: CaptchaSolution; trust_device?: boolean | undefined },
   ip: string,
 ) {
-  const keys = keysFor(input.email, ip);
-  await assertNotBanned(deps, keys);
+  // The CAPTCHA first: without a solved one an attempt costs the caller nothing, so it must not
+  // count against the account either (or anyone could lock anyone out for free).
   const verdict = await verifySolution(deps.db, deps.config.ACCESS_CAPTCHA_SECRET, input.captcha);
   if (verdict !== 'ok')
     throw badRequest(`CAPTCHA ${verdict === 'invalid' ? 'not solved' : verdict}`, { captcha: verdict });
+  const keys = throttleKeys(input.email, ip);
+  await reserveAttempt(deps, keys);
   const user = await users.findUserByEmail(deps.db, input.email);
   dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
   const ok = user
     ? !user.disabled && (await verifyPassword(user.password_hash, input.password))
     : (await verifyPassword(await dummyHash, input.password)) && false;
-  if (!user || !ok) {
-    await throttle.recordFailure(deps.db, keys, limitsOf(deps.config));
-    throw unauthorized('Invalid e-mail or password');
-  }
+  // A wrong password stays counted; a right one is given back.
+  if (!user || !ok) throw unauthorized('Invalid e-mail or password');
+  await throttle.refundAttempt(deps.db, keys, deps.config.ACCESS_MAX_FAILURES);
   const code = newOtpCode();
   const id = newToken();
   await deps.db
@@ -163,19 +174,22 @@ export async function verifyCode(
 > {
   const challenge = await liveChallenge(deps, input.challenge_id, 'otp');
   const user = await users.findUserById(deps.db, challenge.user_id);
-  const keys = keysFor(user!.email, ip);
-  await assertNotBanned(deps, keys);
-  if (challenge.attempts >= 5) throw unauthorized('Too many wrong codes; start again');
-  if (tokenHash(`${input.challenge_id}:${input.code}`) !== challenge.code_hash) {
-    await deps.db
-      .updateTable('access_login_challenges')
-      .set({ attempts: sql`attempts + 1` })
-      .where('id', '=', challenge.id)
-      .execute();
-    await throttle.recordFailure(deps.db, keys, limitsOf(deps.config));
+  const keys = throttleKeys(user!.email, ip);
+  await reserveAttempt(deps, keys);
+  // Five codes per challenge, counted before the check like the attempts above.
+  const counted = await deps.db
+    .updateTable('access_login_challenges')
+    .set({ attempts: sql`attempts + 1` })
+    .where('id', '=', challenge.id)
+    .where('attempts', '<', 5)
+    .returning('attempts')
+    .executeTakeFirst();
+  if (!counted) throw unauthorized('Too many wrong codes; start again');
+  if (!safeEqual(tokenHash(`${input.challenge_id}:${input.code}`), challenge.code_hash))
     throw unauthorized('Wrong one-time code');
-  }
+  // Signed in: the account starts afresh, and this attempt was no guess from the address.
   await throttle.clearFailures(deps.db, [keys[0]!]);
+  await throttle.refundAttempt(deps.db, [keys[1]!], deps.config.ACCESS_MAX_FAILURES);
   if (
     user!.must_change_password ||
     isExpired(user!.password_changed_at, deps.config.ACCESS_PASSWORD_MAX_AGE_DAYS)
@@ -253,8 +267,8 @@ export async function unban(
   target: { email?: string | undefined; ip?: string | undefined },
 ): Promise<number> {
   const keys = [
-    ...(target.email ? [`acct:${target.email.toLowerCase()}`] : []),
-    ...(target.ip ? [`ip:${target.ip}`] : []),
+    ...(target.email ? [accountKey(target.email)] : []),
+    ...(target.ip ? [addressKey(target.ip)] : []),
   ];
   if (!keys.length) throw badRequest('Give email or ip to unban');
   return throttle.clearFailures(db, keys);

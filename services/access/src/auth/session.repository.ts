@@ -5,7 +5,10 @@ export interface Identity {
   userId: number;
   email: string;
   roles: string[];
+  /** The tenant the user belongs to: forward auth lets them through on its hosts only. */
   tenantId: string | null;
+  /** A login hand-over's child session is valid on the one host it was made for; else null. */
+  boundHost: string | null;
 }
 
 const identityColumns = [
@@ -15,11 +18,15 @@ const identityColumns = [
   'u.tenant_id as tenant_id',
 ] as const;
 
-const toIdentity = (r: { user_id: number; email: string; roles: string[]; tenant_id: string | null }) => ({
+const toIdentity = (
+  r: { user_id: number; email: string; roles: string[]; tenant_id: string | null },
+  boundHost: string | null = null,
+): Identity => ({
   userId: r.user_id,
   email: r.email,
   roles: r.roles,
   tenantId: r.tenant_id,
+  boundHost,
 });
 
 export async function insertSession(
@@ -54,9 +61,9 @@ export async function liveSession(
     .where('s.expires_at', '>', sql<Date>`now()`)
     .where('s.last_seen_at', '>', sql<Date>`now() - make_interval(mins => ${idleMinutes})`)
     .where('u.disabled', '=', false)
-    .returning([...identityColumns])
+    .returning([...identityColumns, 's.host as host'])
     .executeTakeFirst();
-  return row ? toIdentity(row as never) : undefined;
+  return row ? toIdentity(row as never, (row as { host: string | null }).host) : undefined;
 }
 
 export async function liveDeviceToken(db: Executor, id: string): Promise<Identity | undefined> {

@@ -1,40 +1,62 @@
 import { sql } from '@aplt/db';
 import type { Executor } from '../db';
 
-/** Seconds until the ban on `key` ends, or 0 when not banned. */
-export async function banSecondsLeft(db: Executor, keys: string[]): Promise<number> {
-  const row = await db
-    .selectFrom('access_throttle')
-    .select(sql<number>`coalesce(max(ceil(extract(epoch from banned_until - now()))), 0)::int`.as('left'))
-    .where('key', 'in', keys)
-    .where('banned_until', '>', sql<Date>`now()`)
-    .executeTakeFirst();
-  return Math.max(0, row?.left ?? 0);
+export interface Limits {
+  max: number;
+  windowSeconds: number;
+  banSeconds: number;
 }
 
 /**
- * Counts one failure for each key inside a sliding window and bans a key that reaches `max`.
- * One statement per key, so concurrent failures are all counted.
+ * Counts one attempt on every key in one statement, before the attempt is checked, and answers
+ * whether it may be checked: at most `max` attempts per key and window get through, however many
+ * arrive at once (each upsert waits for the row lock of the one before it and sees its count).
+ * The attempt that reaches `max` bans the key for `banSeconds`; a key whose ban or window is over
+ * starts again at 1. An attempt that is refused, or that turns out right, is given back
+ * (`refund`), so only wrong guesses stay counted.
  */
-export async function recordFailure(
+export async function reserveAttempt(
   db: Executor,
   keys: string[],
-  limits: { max: number; windowSeconds: number; banSeconds: number },
-): Promise<void> {
-  for (const key of keys) {
-    await sql`
-      INSERT INTO access_throttle AS t (key, failures, window_started_at)
-      VALUES (${key}, 1, now())
-      ON CONFLICT (key) DO UPDATE SET
-        failures = CASE WHEN t.window_started_at < now() - make_interval(secs => ${limits.windowSeconds})
-                        THEN 1 ELSE t.failures + 1 END,
-        window_started_at = CASE WHEN t.window_started_at < now() - make_interval(secs => ${limits.windowSeconds})
-                        THEN now() ELSE t.window_started_at END,
-        banned_until = CASE WHEN t.window_started_at >= now() - make_interval(secs => ${limits.windowSeconds})
-                             AND t.failures + 1 >= ${limits.max}
-                        THEN now() + make_interval(secs => ${limits.banSeconds}) ELSE t.banned_until END
-    `.execute(db);
-  }
+  limits: Limits,
+): Promise<{ allowed: boolean; retryAfterSeconds: number; over: string[] }> {
+  const { max, windowSeconds: win, banSeconds: ban } = limits;
+  const { rows } = await sql<{ key: string; failures: number; ban_left: number | null }>`
+    INSERT INTO access_throttle AS t (key, failures, window_started_at, banned_until)
+    SELECT k, 1, now(), CASE WHEN ${max} <= 1 THEN now() + make_interval(secs => ${ban}) END
+    FROM unnest(${keys}::text[]) AS k
+    ON CONFLICT (key) DO UPDATE SET
+      failures = CASE WHEN ${stale(win)} THEN 1 ELSE t.failures + 1 END,
+      window_started_at = CASE WHEN ${stale(win)} THEN now() ELSE t.window_started_at END,
+      banned_until = CASE
+        WHEN (CASE WHEN ${stale(win)} THEN 1 ELSE t.failures + 1 END) = ${max}
+          THEN now() + make_interval(secs => ${ban})
+        WHEN ${stale(win)} THEN NULL
+        ELSE t.banned_until END
+    RETURNING key, failures, ceil(extract(epoch FROM banned_until - now()))::int AS ban_left
+  `.execute(db);
+  const over = rows.filter((r) => r.failures > max);
+  return {
+    allowed: over.length === 0,
+    retryAfterSeconds: Math.max(1, ...over.map((r) => r.ban_left ?? 1)),
+    over: over.map((r) => r.key),
+  };
+}
+
+/** Not banned and the window is over, or the ban is over: the key counts from zero again. */
+const stale = (windowSeconds: number) => sql`(
+  (t.banned_until IS NULL AND t.window_started_at < now() - make_interval(secs => ${windowSeconds}))
+  OR t.banned_until <= now())`;
+
+/** Gives an attempt back (refused unchecked, or right): a ban that count no longer reaches ends. */
+export async function refundAttempt(db: Executor, keys: string[], max: number): Promise<void> {
+  if (!keys.length) return;
+  await sql`
+    UPDATE access_throttle SET
+      failures = greatest(failures - 1, 0),
+      banned_until = CASE WHEN failures - 1 < ${max} THEN NULL ELSE banned_until END
+    WHERE key = ANY(${keys}::text[])
+  `.execute(db);
 }
 
 export async function clearFailures(db: Executor, keys: string[]): Promise<number> {

@@ -3,10 +3,10 @@
  * with the password from ACCESS_ADMIN_PASSWORD or typed at the prompt. Policy rules apply.
  */
 import { createInterface } from 'node:readline/promises';
-import { pgAddressFromEnv } from '@aplt/config';
+import { loadEnv, pgAddressFromEnv, pgEnv } from '@aplt/config';
 import { createPgDb, isUniqueViolation } from '@aplt/db';
 import { createUser } from '../auth/login.service';
-import { loadConfig } from '../config';
+import { configShape } from '../config';
 
 const args = process.argv.slice(2);
 const email = args.find((a) => !a.startsWith('--') && args[args.indexOf(a) - 1]?.startsWith('--') !== true);
@@ -20,7 +20,8 @@ if (!email) {
   );
   process.exit(2);
 }
-const config = loadConfig();
+// Only the database settings: creating a user needs none of the service's secrets.
+const config = loadEnv({ ...pgEnv, PG_DB: configShape.PG_DB });
 let password = process.env.ACCESS_ADMIN_PASSWORD;
 if (!password) {
   const rl = createInterface({ input: process.stdin, output: process.stdout });

@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { badRequest } from '@aplt/http';
+import { ASSERTION_HEADER, badRequest, badStringPath } from '@aplt/http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RedeemedTicket } from '../auth/login-ticket.service';
 import { DEVICE_COOKIE, SESSION_COOKIE } from '../auth/tokens';
 import type { Config } from '../config';
+import type { ForwardAssertions } from './assertions';
 import { clientIpResolver } from './client-ip';
 import { cookieValue } from './cookie-value';
 import { deniedPage } from './denied-page';
+import type { HostEntry, HostTenants } from './host-tenants';
 import type { IdentityCache } from './identity-cache';
 import type { DecisionMetrics } from './metrics';
 import { derivedAccessUrl, forwardedReturnUrl } from './return-url';
@@ -22,6 +24,10 @@ export interface ValidateDeps {
   whitelist: Whitelist;
   identities: IdentityCache;
   metrics: DecisionMetrics;
+  /** The registry's tenant of each forwarded host, from memory. */
+  hosts: HostTenants;
+  /** Signs the identity assertion of an allow; null answers without one (the benchmark's baseline). */
+  assertions: ForwardAssertions | null;
   log: FastifyBaseLogger;
   /** Redeems a one-time login ticket for a session on `host` (see login-ticket.service). */
   redeemTicket: (r: {
@@ -161,16 +167,43 @@ function answer(ctx: Context, req: IncomingMessage, requestId: string): Answer |
     return callback(ctx, f);
 
   const cookies = one(h.cookie);
-  const input = {
-    ip: f.ip,
-    sessionToken: cookieValue(cookies, SESSION_COOKIE),
-    deviceToken: cookieValue(cookies, DEVICE_COOKIE),
-  };
-  const now = decideNow(ctx, input);
-  return now ? respond(ctx, f, now) : decide(ctx, input).then((d) => respond(ctx, f, d));
+  const sessionToken = cookieValue(cookies, SESSION_COOKIE);
+  const deviceToken = cookieValue(cookies, DEVICE_COOKIE);
+  // The HTTP parser refuses a raw NUL in a header; only percent-decoding can make one.
+  if (cookies !== undefined && cookies.includes('%')) {
+    const bad =
+      badStringPath(sessionToken, `cookie ${SESSION_COOKIE}`) ??
+      badStringPath(deviceToken, `cookie ${DEVICE_COOKIE}`);
+    if (bad) return badString(ctx, bad, requestId);
+  }
+  const entry = ctx.hosts.entryNow(host);
+  if (entry === undefined)
+    return ctx.hosts
+      .entry(host)
+      .then((loaded) => decideFor(ctx, f, { ip: f.ip, sessionToken, deviceToken, host: loaded }));
+  return decideFor(ctx, f, { ip: f.ip, sessionToken, deviceToken, host: entry });
 }
 
-function respond(ctx: Context, f: Forwarded, decision: Decision): Answer {
+function decideFor(
+  ctx: Context,
+  f: Forwarded,
+  input: { ip: string; sessionToken: string | undefined; deviceToken: string | undefined; host: HostEntry },
+): Answer | Promise<Answer> {
+  const now = decideNow(ctx, input);
+  return now
+    ? respond(ctx, f, input.host, now)
+    : decide(ctx, input).then((d) => respond(ctx, f, input.host, d));
+}
+
+function badString(ctx: { metrics: DecisionMetrics }, path: string, requestId: string): Answer {
+  ctx.metrics.count('bad_request', 'bad_string');
+  const err = badRequest(`${path} contains a NUL byte or an unpaired surrogate`, {
+    issues: [{ path, message: 'contains a NUL byte or an unpaired surrogate' }],
+  });
+  return json(err.statusCode, { ...err.body(), request_id: requestId });
+}
+
+function respond(ctx: Context, f: Forwarded, host: HostEntry, decision: Decision): Answer {
   const { metrics, log } = ctx;
   if (decision.allow) {
     metrics.count('allow', decision.via);
@@ -186,13 +219,21 @@ function respond(ctx: Context, f: Forwarded, decision: Decision): Answer {
       'forward auth',
     );
     // All three always: the proxy copies them over client values, and Caddy would copy the
-    // literal placeholder of a header that is absent.
+    // literal placeholder of a header that is absent. The assertion is what backends believe.
+    const user = decision.identity?.email ?? '';
+    const roles = decision.identity?.roles.join(',') ?? '';
+    if (ctx.assertions === null)
+      return {
+        status: 200,
+        headers: { 'x-auth-via': decision.via, 'x-auth-user': user, 'x-auth-roles': roles },
+      };
     return {
       status: 200,
       headers: {
         'x-auth-via': decision.via,
-        'x-auth-user': decision.identity?.email ?? '',
-        'x-auth-roles': decision.identity?.roles.join(',') ?? '',
+        'x-auth-user': user,
+        'x-auth-roles': roles,
+        [ASSERTION_HEADER]: ctx.assertions.token(host, decision.via, decision.identity, Date.now()),
       },
     };
   }
@@ -268,6 +309,8 @@ function denial(ctx: Context, f: Forwarded): Answer {
  */
 async function callback(deps: ValidateDeps, r: Forwarded): Promise<Answer> {
   const ticket = new URLSearchParams(r.uri.slice(r.uri.indexOf('?') + 1 || r.uri.length)).get('ticket');
+  const bad = badStringPath(ticket, 'query.ticket');
+  if (bad) return badString(deps, bad, r.requestId);
   const redeemed = ticket
     ? await deps.redeemTicket({ ticket, host: r.host, ip: r.ip, userAgent: one(r.headers['user-agent']) })
     : null;

@@ -7,6 +7,8 @@ import { requireRole, requireSession } from '../auth/guards';
 import type { Config } from '../config';
 import type { AccessDb } from '../db';
 import { redeemLoginTicket } from '../auth/login-ticket.service';
+import type { ForwardAssertions } from './assertions';
+import type { HostTenants } from './host-tenants';
 import type { IdentityCache } from './identity-cache';
 import type { DecisionMetrics } from './metrics';
 import { validateHandler } from './validate.handler';
@@ -18,6 +20,8 @@ interface Deps {
   whitelist: Whitelist;
   identities: IdentityCache;
   metrics: DecisionMetrics;
+  hosts: HostTenants;
+  assertions: ForwardAssertions;
 }
 
 /**
@@ -31,6 +35,8 @@ export async function validateRoutes(app: AccessApp, deps: Deps) {
     whitelist: deps.whitelist,
     identities: deps.identities,
     metrics,
+    hosts: deps.hosts,
+    assertions: deps.assertions,
     log: app.log,
     redeemTicket: (r) =>
       redeemLoginTicket(deps.db, { ...r, deviceDays: deps.config.ACCESS_DEVICE_TOKEN_DAYS }),
@@ -41,6 +47,7 @@ export async function validateRoutes(app: AccessApp, deps: Deps) {
     handler(request.raw, reply.raw);
   });
 
+  // An operator route: direct requests to this port, or an access admin's session (app.ts).
   app.get('/metrics', async (_request, reply) =>
     reply.type('text/plain; version=0.0.4').send(metrics.render()),
   );

@@ -1,14 +1,23 @@
 import type { Identity } from '../auth/session.repository';
+import type { HostEntry } from './host-tenants';
 import type { IdentityCache } from './identity-cache';
 import type { Whitelist } from './whitelist';
 
 export type Decision =
   | { allow: true; via: 'whitelist' | 'session' | 'device'; identity: Identity | null }
-  | { allow: false; reason: 'no_credentials' | 'invalid_session' | 'invalid_device' };
+  | {
+      allow: false;
+      reason: 'no_credentials' | 'invalid_session' | 'invalid_device' | 'wrong_tenant' | 'wrong_host';
+    };
 
 const WHITELISTED: Decision = Object.freeze({ allow: true, via: 'whitelist', identity: null });
 
-type Input = { ip: string; sessionToken: string | undefined; deviceToken: string | undefined };
+type Input = {
+  ip: string;
+  sessionToken: string | undefined;
+  deviceToken: string | undefined;
+  host: HostEntry;
+};
 
 type Deps = { whitelist: Whitelist; identities: IdentityCache };
 
@@ -22,7 +31,9 @@ export function decideNow(deps: Deps, input: Input): Decision | undefined {
   if (listed) return WHITELISTED;
   const session = input.sessionToken ? deps.identities.sessionNow(input.sessionToken) : null;
   if (session === undefined) return undefined;
-  const device = !session && input.deviceToken ? deps.identities.deviceNow(input.deviceToken) : null;
+  if (session !== null && passes(session, input.host) === null)
+    return { allow: true, via: 'session', identity: session };
+  const device = input.deviceToken ? deps.identities.deviceNow(input.deviceToken) : null;
   if (device === undefined) return undefined;
   return byCookies(input, session, device);
 }
@@ -31,14 +42,35 @@ export function decideNow(deps: Deps, input: Input): Decision | undefined {
 export async function decide(deps: Deps, input: Input): Promise<Decision> {
   if (await deps.whitelist.allows(input.ip)) return WHITELISTED;
   const session = input.sessionToken ? await deps.identities.session(input.sessionToken) : null;
-  const device = !session && input.deviceToken ? await deps.identities.device(input.deviceToken) : null;
+  const device =
+    input.deviceToken && !(session && passes(session, input.host) === null)
+      ? await deps.identities.device(input.deviceToken)
+      : null;
   return byCookies(input, session, device);
 }
 
-/** A live session allows, else a live device token; a denial names the last cookie that failed. */
+/**
+ * Tenant binding: null when the identity may pass on this host. A user of a tenant passes only
+ * on that tenant's hosts (platform staff, without a tenant, everywhere); a hand-over child
+ * session only on the host it was made for.
+ */
+function passes(identity: Identity, host: HostEntry): 'wrong_tenant' | 'wrong_host' | null {
+  if (identity.boundHost !== null && identity.boundHost !== host.host) return 'wrong_host';
+  if (identity.tenantId !== null && identity.tenantId !== host.tenant) return 'wrong_tenant';
+  return null;
+}
+
+/**
+ * A live session that may pass here allows, else such a device token; a denial names why: a
+ * live credential refused on this host, else the last cookie that failed.
+ */
 function byCookies(input: Input, session: Identity | null, device: Identity | null): Decision {
-  if (session) return { allow: true, via: 'session', identity: session };
-  if (device) return { allow: true, via: 'device', identity: device };
+  const sessionRefusal = session ? passes(session, input.host) : null;
+  if (session && sessionRefusal === null) return { allow: true, via: 'session', identity: session };
+  const deviceRefusal = device ? passes(device, input.host) : null;
+  if (device && deviceRefusal === null) return { allow: true, via: 'device', identity: device };
+  const refused = deviceRefusal ?? sessionRefusal;
+  if (refused) return { allow: false, reason: refused };
   return {
     allow: false,
     reason: input.deviceToken ? 'invalid_device' : input.sessionToken ? 'invalid_session' : 'no_credentials',

@@ -1,8 +1,9 @@
-import { notFound, unauthorized } from '@aplt/http';
+import { forbidden, notFound, unauthorized } from '@aplt/http';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AccessApp } from '../app';
-import { ensureCsrfToken, requireSession } from '../auth/guards';
-import { SESSION_COOKIE } from '../auth/tokens';
+import { ensureCsrfToken, requireSession, requireSessionOrService, sessionIdentity } from '../auth/guards';
+import type { Identity } from '../auth/session.repository';
 import type { IdentityCache } from '../forward-auth/identity-cache';
 import { licensesPage } from './licenses-page';
 import * as service from './license.service';
@@ -10,18 +11,38 @@ import * as service from './license.service';
 const tenantParam = z.object({ tenant_id: z.string().min(1).max(50) });
 const reason = z.string().max(1000).optional();
 
-/** License API (spec 2) and the admin UI at /admin/licenses. */
+/** A user of one tenant (not a license admin) reads that tenant's licenses only. */
+const onlyTenantOf = (identity: Identity | null) =>
+  identity?.tenantId && !identity.roles.includes(service.LICENSE_ADMIN_ROLE) ? identity.tenantId : null;
+
+function assertMayRead(request: FastifyRequest, tenantId: string): void {
+  const only = onlyTenantOf(request.identity);
+  if (only !== null && only !== tenantId)
+    throw forbidden('This account reads only its own tenant’s licenses', { tenant_id: tenantId });
+}
+
+/**
+ * License API (spec 2) and the admin UI at /admin/licenses. Reads need the service token (the
+ * backends' license clients) or a session (the UI): tenant ids, names and entitlements are not
+ * for whoever reaches the access host.
+ */
 export async function licenseRoutes(
   app: AccessApp,
-  deps: service.LicenseDeps & { identities: IdentityCache },
+  deps: service.LicenseDeps & { identities: IdentityCache; serviceToken: string },
 ) {
   const session = requireSession(deps.identities);
+  const reader = requireSessionOrService(deps.identities, deps.serviceToken);
 
-  app.get('/api/license/tenants', async () => ({ tenants: await service.listTenants(deps) }));
+  app.get('/api/license/tenants', { preHandler: reader }, async (request) => {
+    const tenants = await service.listTenants(deps);
+    const only = onlyTenantOf(request.identity);
+    return { tenants: only === null ? tenants : tenants.filter((t) => t.tenant_id === only) };
+  });
 
   app.get(
     '/api/license/:tenant_id',
     {
+      preHandler: reader,
       schema: {
         params: tenantParam,
         response: {
@@ -41,6 +62,7 @@ export async function licenseRoutes(
       },
     },
     async (request, reply) => {
+      assertMayRead(request, request.params.tenant_id);
       const license = await service.getLicense(deps, request.params.tenant_id);
       void reply
         .header('etag', license.etag)
@@ -52,10 +74,15 @@ export async function licenseRoutes(
     },
   );
 
-  app.get('/api/license/:tenant_id/trials', { schema: { params: tenantParam } }, async (request) => {
-    const license = await service.getLicense(deps, request.params.tenant_id);
-    return { tenant_id: request.params.tenant_id, trials: license.trials };
-  });
+  app.get(
+    '/api/license/:tenant_id/trials',
+    { preHandler: reader, schema: { params: tenantParam } },
+    async (request) => {
+      assertMayRead(request, request.params.tenant_id);
+      const license = await service.getLicense(deps, request.params.tenant_id);
+      return { tenant_id: request.params.tenant_id, trials: license.trials };
+    },
+  );
 
   app.put(
     '/api/license/:tenant_id',
@@ -120,8 +147,7 @@ export async function licenseRoutes(
 
   // The UI: 401 without a session (spec 2); a tenant's own admin sees only their tenant, read-only.
   app.get('/admin/licenses', async (request, reply) => {
-    const token = request.cookies[SESSION_COOKIE];
-    const identity = token ? await deps.identities.session(token) : null;
+    const identity = await sessionIdentity(deps.identities, request);
     if (!identity) {
       if ((request.headers.accept ?? '').includes('text/html'))
         return reply
