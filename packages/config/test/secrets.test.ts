@@ -38,6 +38,6 @@ describe('secrets', () => {
     const b = generateSecrets();
     expect(Object.keys(a).sort()).toEqual([...secretNames].sort());
     for (const name of secretNames) expect(a[name]).not.toBe(b[name]);
-    expect(loadEnv(shape, a)).toMatchObject({ JWT_SECRET: a.JWT_SECRET });
+    expect(loadEnv(shape, { ...a })).toMatchObject({ JWT_SECRET: a.JWT_SECRET });
   });
 });

@@ -12,6 +12,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { bodyDrainPlugin } from './body-drain';
 import { errorHandlerPlugin } from './error-handler';
 import { healthPlugin } from './health';
 import { licenseGuardPlugin } from './license-guard';
@@ -110,6 +111,8 @@ export async function createApp(opts: AppOptions): Promise<App> {
   app.decorateRequest('actor', null);
 
   await app.register(errorHandlerPlugin);
+  // Over-limit bodies are read to their end before the 413 goes out (see body-drain.ts).
+  await app.register(bodyDrainPlugin);
   await app.register(stringInputPlugin);
   await app.register(jsonDepthPlugin);
   await app.register(cookie);

@@ -40,3 +40,4 @@ export { bearerToken } from './trust-plugin';
 export { OPERATOR_ROLE, type OperatorOptions } from './operator-plugin';
 export { checkFeatureDeclaration, needsFeatureDeclaration } from './license-guard';
 export { badStringPath } from './string-input';
+export { drainRequest, payloadTooLarge } from './body-drain';

@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { createApp, pingPg, type TenantContext } from '@aplt/http';
 import type { QueueClient } from '@aplt/queue';
-import { bodyDrainPlugin, JSON_BODY_LIMIT } from './body-limits';
+import { JSON_BODY_LIMIT } from './body-limits';
 import { CallbackTargets } from './callbacks/ssrf';
 import { catalogRoutes } from './catalog/catalog.routes';
 import { allowedOrigins, type Config } from './config';
@@ -37,8 +37,6 @@ export async function buildApp(deps: Deps, config: Config) {
     // Every JSON body of this API is small (the largest, a transaction, is a few kB).
     bodyLimit: JSON_BODY_LIMIT,
   });
-  // Over-limit bodies are read to their end before the 413 goes out (see body-limits.ts).
-  await app.register(bodyDrainPlugin);
   const origins = allowedOrigins(config);
   // Cross-origin API access only for the five configured webshop origins (spec 3, authentication).
   await app.register(cors, { origin: origins, methods: ['GET', 'POST', 'DELETE'], maxAge: 600 });

@@ -3,7 +3,6 @@ import { createApp } from '@aplt/http';
 import bcrypt from 'bcrypt';
 import { authRoutes } from './auth/auth.routes';
 import type { OtpChannel } from './auth/otp-channel';
-import { bodyDrainPlugin } from './body-limits';
 import type { Config } from './config';
 import { csrfPlugin } from './csrf';
 import { portalPage } from './portal-page';
@@ -24,7 +23,6 @@ export async function buildApp(deps: Deps, config: Config) {
     trustedProxies: config.TRUSTED_PROXIES,
   });
   // Over-limit bodies (1 MiB, Fastify's default) are read to their end before the 413 goes out.
-  await app.register(bodyDrainPlugin);
   app.decorateRequest('portal', null);
   app.addReadinessCheck('portal-db', async () => {
     await sql`select 1`.execute(deps.db);

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { HttpError } from '@aplt/http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { HttpError } from './errors';
 
 /**
  * A body over its limit is still read (and discarded) up to this size, so that the client, and a
@@ -40,9 +40,6 @@ export function drainRequest(raw: IncomingMessage, max: number): Promise<boolean
 }
 
 /**
- * The same plugin as services/logo-modal/src/body-limits.ts (it belongs in @aplt/http's createApp,
- * where every service would get it; until then each public service carries it).
- *
  * Why: Fastify answers a body over the limit at once and closes the connection while the client
  * (or Caddy, streaming the body through) is still sending it. The unread data makes the kernel
  * reset the connection, and the proxy reported a 502 instead of the 413. So:
@@ -69,5 +66,5 @@ export const bodyDrainPlugin = fp(
       }, done);
     });
   },
-  { name: 'portal-body-drain' },
+  { name: 'aplt-body-drain' },
 );
