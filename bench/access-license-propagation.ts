@@ -18,7 +18,9 @@ const dir = mkdtempSync(join(tmpdir(), 'license-bench-'));
 const clients: HttpLicenseClient[] = [];
 try {
   const licenseUrl = `${fx.url}/api/license/acme`;
-  const etag = (await fetch(licenseUrl)).headers.get('etag')!;
+  // License reads need the service token, as the backends' clients send it.
+  const svc = { authorization: `Bearer ${fx.serviceToken}` };
+  const etag = (await fetch(licenseUrl, { headers: svc })).headers.get('etag')!;
   const timed = async (fn: () => Promise<Response>, expect: number) => {
     const out: number[] = [];
     for (let i = 0; i < N; i++) {
@@ -30,10 +32,10 @@ try {
     }
     return out;
   };
-  for (let i = 0; i < 50; i++) await (await fetch(licenseUrl)).arrayBuffer(); // warm-up
+  for (let i = 0; i < 50; i++) await (await fetch(licenseUrl, { headers: svc })).arrayBuffer(); // warm-up
   const bareMs = await timed(() => fetch(bare.url), 204);
-  const fullMs = await timed(() => fetch(licenseUrl), 200);
-  const condMs = await timed(() => fetch(licenseUrl, { headers: { 'if-none-match': etag } }), 304);
+  const fullMs = await timed(() => fetch(licenseUrl, { headers: svc }), 200);
+  const condMs = await timed(() => fetch(licenseUrl, { headers: { ...svc, 'if-none-match': etag } }), 304);
   const fmt = (xs: number[]) =>
     `p50 ${percentile(xs, 50).toFixed(2)} ms  p99 ${percentile(xs, 99).toFixed(2)} ms`;
   console.log(`bare Fastify 204 round trip (baseline)   ${fmt(bareMs)}`);
@@ -66,6 +68,7 @@ try {
     () =>
       new HttpLicenseClient({
         apiUrl: fx.url,
+        serviceToken: fx.serviceToken,
         cacheDir: dir,
         refreshSeconds: 60,
         redis: { url: fx.redisUrl, prefix: fx.prefix },
@@ -94,6 +97,7 @@ try {
     () =>
       new HttpLicenseClient({
         apiUrl: fx.url,
+        serviceToken: fx.serviceToken,
         cacheDir: dir,
         refreshSeconds: POLL_SECONDS,
         redis: null,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { loadEnv, pgEnv, redisEnv } from '@aplt/config';
+import { generateSecrets, loadEnv, pgEnv, redisEnv } from '@aplt/config';
 import { createPgDb, dropPgDatabase, ensurePgDatabase, migrateToLatest, TenantRegistry } from '@aplt/db';
 import { Redis } from 'ioredis';
 import { buildApp } from '../src/app';
@@ -12,7 +12,8 @@ import { seedTenantLicenses } from '../src/licensing/license.service';
 
 /**
  * A running access service on throw-away databases (access + control) for the benchmarks, with a
- * license-admin session, a device token and licensed tenants. cleanup() drops everything.
+ * license-admin session, a device token, licensed tenants and secrets of its own (the service
+ * token for license reads is `serviceToken`). cleanup() drops everything.
  */
 export async function accessFixture(
   opts: { env?: Record<string, string>; tenants?: string[]; redis?: boolean } = {},
@@ -41,7 +42,7 @@ export async function accessFixture(
   await seedTenantLicenses(db, tenants, ['crm']);
   const prefix = `bench_${suffix}`;
   const redis = opts.redis ? new Redis(e.REDIS_URL) : null;
-  const config = loadConfig({ LOG_LEVEL: 'silent', REDIS_PREFIX: prefix, ...opts.env });
+  const config = loadConfig({ ...generateSecrets(), LOG_LEVEL: 'silent', REDIS_PREFIX: prefix, ...opts.env });
   const app = await buildApp({ db, registry, redis }, config);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as AddressInfo).port;
@@ -62,6 +63,10 @@ export async function accessFixture(
   await insertDeviceToken(db, { id: tokenHash(device), userId: user.id, label: 'bench', days: 1 });
   return {
     app,
+    db,
+    registry,
+    config,
+    serviceToken: config.SERVICE_TOKEN,
     port,
     url: `http://127.0.0.1:${port}`,
     session,
