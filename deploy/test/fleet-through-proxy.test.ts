@@ -3,6 +3,7 @@ import {
   httpRequest,
   startTestProxy,
   type TestFleet,
+  testSecrets,
   type TestProxy,
   viaProxy,
 } from '@aplt/testing';
@@ -20,7 +21,7 @@ describe('tenant backends through the proxy', () => {
 
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'acme' }, { id: 'globex' }]);
-    const env = { ...process.env, ...fleet.env, LOG_LEVEL: 'silent' };
+    const env = { ...process.env, ...fleet.env, ...testSecrets(), LOG_LEVEL: 'silent' };
     const deps = { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient };
     proxy = await startTestProxy({
       access: await createAccessAppForTest(fleet.registry),
@@ -49,7 +50,9 @@ describe('tenant backends through the proxy', () => {
   });
 
   it('answers 502 for a service that is not running, and a JSON 404 for an unknown host', async () => {
-    expect((await proxy.request('acme.localhost', '/-/catalog/healthz')).status).toBe(502);
+    const dead = await proxy.request('acme.localhost', '/-/catalog/healthz');
+    expect(dead.status).toBe(502);
+    expect(dead.json()).toEqual({ type: 'unavailable', message: 'The service did not answer' });
     const unknown = await proxy.request('nobody.localhost', '/');
     expect(unknown.status).toBe(404);
     expect(unknown.json()).toMatchObject({ type: 'not_found' });
@@ -139,5 +142,15 @@ describe('tenant backends through the proxy', () => {
     // The service's own port still answers the machine itself.
     const own = await httpRequest(`http://127.0.0.1:${proxy.ports.documents}/docs/json`);
     expect(own.status).toBe(200);
+  });
+
+  it("answers a body over the proxy's own limit with 413 and the fleet's error body", async () => {
+    const res = await proxy.request('acme.localhost', '/admin/aplt/quotations', {
+      method: 'POST',
+      body: Buffer.alloc(3 * 1024 * 1024, 'a'),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(413);
+    expect(res.json()).toMatchObject({ type: 'payload_too_large' });
   });
 });

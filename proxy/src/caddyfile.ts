@@ -47,6 +47,20 @@ function routeBody(route: Route, o: CaddyOptions): string[] {
   return ['route {', ...indent(lines, 1), '}'];
 }
 
+/**
+ * The proxy's own failures in the fleet's error body. A body over `request_body max_size` surfaces
+ * in Caddy 2.6 as a failed upstream request (502): it is a 413, like Traefik's buffering answers.
+ */
+const errorAnswers = [
+  'handle_errors {',
+  '\t@too_large expression `{err.status_code} == 413 || {err.message}.contains("request body too large")`',
+  '\theader @too_large Content-Type application/json',
+  '\trespond @too_large `{"type":"payload_too_large","message":"The request body is too large"}` 413',
+  '\theader Content-Type application/json',
+  '\trespond `{"type":"unavailable","message":"The service did not answer"}` {err.status_code}',
+  '}',
+];
+
 function site(address: string, routes: Route[], o: CaddyOptions): string[] {
   const lines: string[] = [`${address} {`];
   if (o.bind) lines.push(`\tbind ${o.bind}`);
@@ -60,7 +74,7 @@ function site(address: string, routes: Route[], o: CaddyOptions): string[] {
       lines.push(`\thandle @${name} {`, ...indent(routeBody(route, o), 2), '\t}');
     }
   }
-  lines.push('}');
+  lines.push(...indent(errorAnswers, 1), '}');
   return lines;
 }
 
