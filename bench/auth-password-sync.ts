@@ -3,7 +3,14 @@
 // 10 writes done directly and in parallel from this process. Target: under 1 s locally.
 import { request } from 'node:http';
 import { sql } from '@aplt/db';
-import { authFixture, EMAIL, percentile, redisUrl, resetTokenFor } from '../services/auth/bench/fixture';
+import {
+  authFixture,
+  EMAIL,
+  percentile,
+  proxyHeaders,
+  redisUrl,
+  resetTokenFor,
+} from '../services/auth/bench/fixture';
 import { startPasswordSyncWorker } from '../services/password-sync/src/worker';
 
 const N = Number(process.env.N ?? 8);
@@ -18,7 +25,8 @@ function update(port: number, token: string, password: string): Promise<number> 
         path: '/auth/user/emailpass/update',
         method: 'POST',
         headers: {
-          host: 't0.localhost',
+          // The proxy's identity assertion, renewed by the signer before it expires.
+          ...proxyHeaders('t0.localhost'),
           authorization: `Bearer ${token}`,
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(body),
