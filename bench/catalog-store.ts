@@ -1,10 +1,12 @@
 // GET /store/aplt/products requests/s at 50 connections (catalog of 10,000 sellable products with
 // variants, price tiers and categories; first page, a later page with a category filter and a
 // search, all with the page cache off, then the first page with the default 10 s cache), beside a
-// bare Fastify route that sends the same first-page JSON from memory.
+// bare Fastify route that sends the same first-page JSON from memory. Every request, the
+// baseline's too, carries what the proxy adds after forward auth: Host and the identity assertion.
 //   npx tsx bench/catalog-store.ts
+import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
+import autocannon, { type Client } from 'autocannon';
 import {
   createPgDb,
   dropPgDatabase,
@@ -16,13 +18,14 @@ import {
   TenantRegistry,
   tenantDatabaseNames,
 } from '@aplt/db';
-import { allFeaturesClient, bareJsonServer } from '../services/catalog/bench/fixture';
+import { allFeaturesClient, bareJsonServer, proxyHeaders, secrets } from '../services/catalog/bench/fixture';
 import { buildApp } from '../services/catalog/src/app';
 import { loadConfig } from '../services/catalog/src/config';
 
 const N = Number(process.env.BENCH_PRODUCTS ?? 10_000);
 const DURATION = Number(process.env.DURATION ?? 5);
 const CONNECTIONS = 50;
+const HOST = 'shop.localhost';
 const server = {
   host: process.env.PG_HOST ?? '127.0.0.1',
   port: Number(process.env.PG_PORT ?? 5432),
@@ -74,6 +77,8 @@ await sql`VACUUM ANALYZE`.execute(aplt);
 const config = (cacheSeconds: number) =>
   loadConfig({
     ...process.env,
+    JWT_SECRET: secrets.JWT_SECRET,
+    ACCESS_ASSERTION_PUBLIC_KEY: secrets.ACCESS_ASSERTION_PUBLIC_KEY,
     LOG_LEVEL: 'silent',
     REDIS_PREFIX: `${prefix}r`,
     CATALOG_STORE_CACHE_SECONDS: String(cacheSeconds),
@@ -85,46 +90,75 @@ const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 const cachedApp = await buildApp({ registry, databases, licenses: allFeaturesClient }, config(10));
 await cachedApp.listen({ port: 0, host: '127.0.0.1' });
 const cachedBase = `http://127.0.0.1:${(cachedApp.server.address() as AddressInfo).port}`;
-const firstPage = await (
-  await fetch(`${base}/store/aplt/products?lang=nl&quantity=250`, { headers: { host: 'shop.localhost' } })
-).text();
-const bare = await bareJsonServer(firstPage);
-const bareUrl = bare.url;
 
-const cases = [
-  { name: 'bare Fastify, same JSON from memory (baseline)', url: bareUrl },
-  {
-    name: 'GET /store/aplt/products?lang=nl&quantity=250',
-    url: `${base}/store/aplt/products?lang=nl&quantity=250`,
-  },
-  {
-    name: 'GET /store/aplt/products?category=pens&offset=2000&lang=de',
-    url: `${base}/store/aplt/products?category=pens&offset=2000&lang=de`,
-  },
-  {
-    name: 'GET /store/aplt/products?q=balpen%2012&lang=en',
-    url: `${base}/store/aplt/products?q=balpen%2012&lang=en`,
-  },
-  {
-    name: 'same first page with the 10 s page cache (default)',
-    url: `${cachedBase}/store/aplt/products?lang=nl&quantity=250`,
-  },
-];
+/**
+ * autocannon at 50 connections for `duration` seconds. An assertion lives 60 s and the signer
+ * renews it after 30 s, so every connection gets fresh headers every 10 s: any DURATION works.
+ */
+async function load(url: string, duration: number) {
+  const clients: Client[] = [];
+  const refresh = setInterval(() => {
+    const headers = proxyHeaders(HOST);
+    for (const client of clients) client.setHeaders(headers);
+  }, 10_000);
+  try {
+    return await autocannon({
+      url,
+      headers: proxyHeaders(HOST),
+      connections: CONNECTIONS,
+      duration,
+      setupClient: (client) => clients.push(client),
+    });
+  } finally {
+    clearInterval(refresh);
+  }
+}
+
+/** One GET as the proxy sends it (node:http: fetch would replace the Host header). */
+function get(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers: proxyHeaders(HOST) }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+let bare: Awaited<ReturnType<typeof bareJsonServer>> | undefined;
 try {
+  const first = await get(`${base}/store/aplt/products?lang=nl&quantity=250`);
+  if (first.status !== 200) throw new Error(`first page answered ${first.status}: ${first.body}`);
+  const firstPage = first.body;
+  bare = await bareJsonServer(firstPage);
+  const bareUrl = bare.url;
+
+  const cases = [
+    { name: 'bare Fastify, same JSON from memory (baseline)', url: bareUrl },
+    {
+      name: 'GET /store/aplt/products?lang=nl&quantity=250',
+      url: `${base}/store/aplt/products?lang=nl&quantity=250`,
+    },
+    {
+      name: 'GET /store/aplt/products?category=pens&offset=2000&lang=de',
+      url: `${base}/store/aplt/products?category=pens&offset=2000&lang=de`,
+    },
+    {
+      name: 'GET /store/aplt/products?q=balpen%2012&lang=en',
+      url: `${base}/store/aplt/products?q=balpen%2012&lang=en`,
+    },
+    {
+      name: 'same first page with the 10 s page cache (default)',
+      url: `${cachedBase}/store/aplt/products?lang=nl&quantity=250`,
+    },
+  ];
   const results: Array<{ name: string; rps: number; p99: number; errors: number }> = [];
   for (const c of cases) {
-    await autocannon({
-      url: c.url,
-      headers: { host: 'shop.localhost' },
-      connections: CONNECTIONS,
-      duration: 1,
-    });
-    const r = await autocannon({
-      url: c.url,
-      headers: { host: 'shop.localhost' },
-      connections: CONNECTIONS,
-      duration: DURATION,
-    });
+    await load(c.url, 1);
+    const r = await load(c.url, DURATION);
     results.push({ name: c.name, rps: r.requests.average, p99: r.latency.p99, errors: r.non2xx + r.errors });
   }
   const baseline = results[0]!.rps;
@@ -136,7 +170,7 @@ try {
 } finally {
   await app.close();
   await cachedApp.close();
-  await bare.close();
+  await bare?.close();
   await databases.close();
   await control.destroy();
   const names = tenantDatabaseNames('shop', prefix);
