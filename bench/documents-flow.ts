@@ -2,6 +2,7 @@
 // own transaction with number allocation, VAT summary and journal), in documents per second,
 // at 1 and 8 concurrent clients, beside the floor measured in the same run: inserting the same
 // 20 lines three times as plain rows (header + 20 line INSERTs per document, one transaction each).
+import { generateSecrets } from '@aplt/config';
 import { createPgDb, type Kysely } from '@aplt/db';
 import { benchApltDb } from './documents-db';
 import { loadConfig } from '../services/documents/src/config';
@@ -10,7 +11,8 @@ import { convertQuotation } from '../services/documents/src/orders/order.service
 import { createQuotation } from '../services/documents/src/quotations/quotation.service';
 
 const SECONDS = Number(process.env.SECONDS ?? 5);
-const config = loadConfig({ LOG_LEVEL: 'silent' });
+// The services' config refuses to load without the fleet's secrets; fresh ones, as the start command makes.
+const config = loadConfig({ ...generateSecrets(), LOG_LEVEL: 'silent' });
 const lines = Array.from({ length: 20 }, (_, i) => ({
   line_type: 'product' as const,
   description: `Artikel ${i + 1}`,
