@@ -18,7 +18,13 @@ import {
   TenantRegistry,
   tenantDatabaseNames,
 } from '@aplt/db';
-import { allFeaturesClient, bareJsonServer, proxyHeaders, secrets } from '../services/catalog/bench/fixture';
+import {
+  allFeaturesClient,
+  bareJsonServer,
+  deleteRedisPrefix,
+  proxyHeaders,
+  secrets,
+} from '../services/catalog/bench/fixture';
 import { buildApp } from '../services/catalog/src/app';
 import { loadConfig } from '../services/catalog/src/config';
 
@@ -175,4 +181,5 @@ try {
   await control.destroy();
   const names = tenantDatabaseNames('shop', prefix);
   for (const n of [names.commerce, names.aplt, controlName]) await dropPgDatabase(server, n);
+  await deleteRedisPrefix(config(0).REDIS_URL, `${prefix}r`);
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { generateSecrets } from '@aplt/config';
 import { ASSERTION_HEADER, AssertionSigner } from '@aplt/http';
 import Fastify from 'fastify';
+import { Redis } from 'ioredis';
 
 export { allFeaturesClient } from '@aplt/licensing';
 
@@ -35,4 +36,19 @@ export async function bareJsonServer(body: string) {
     url: `http://127.0.0.1:${(bare.server.address() as AddressInfo).port}/bare`,
     close: () => bare.close(),
   };
+}
+
+/** Removes what the apps left under a Redis prefix (BullMQ queue metadata). */
+export async function deleteRedisPrefix(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
 }
