@@ -72,8 +72,11 @@ export async function prepareFleet(opts: {
   env?: Record<string, string | undefined>;
   log?: (line: string) => void;
 }): Promise<string[]> {
-  const source = { ...process.env, ...opts.env };
-  const e = loadEnv(fleetEnvShape, source);
+  const given = { ...process.env, ...opts.env };
+  const e = loadEnv(fleetEnvShape, given);
+  // Seeds build service configurations too: they see the same secrets as the services.
+  const source: Record<string, string | undefined> = { ...ensureSecretsFile(e.FLEET_SECRETS_FILE) };
+  for (const [k, v] of Object.entries(given)) if (v !== undefined && v !== '') source[k] = v;
   const log = opts.log ?? ((line: string) => console.log(line));
   const server = pgAddressFromEnv(e);
   await migrateFleet(log, source);

@@ -197,8 +197,9 @@ export async function operationsOf(port: number): Promise<Array<{ path: string; 
 
 export async function sweep(
   targets: SweepTarget[],
-): Promise<{ requests: number; routes: number; findings: Finding[] }> {
+): Promise<{ requests: number; routes: number; findings: Finding[]; statuses: Record<string, number> }> {
   const findings: Finding[] = [];
+  const statuses: Record<string, number> = {};
   let requests = 0;
   let routes = 0;
   for (const target of targets) {
@@ -211,6 +212,7 @@ export async function sweep(
       const results = await Promise.all(batch.map((p) => send(target, p)));
       requests += batch.length;
       results.forEach((r, j) => {
+        statuses[String(r.status)] = (statuses[String(r.status)] ?? 0) + 1;
         if (typeof r.status !== 'number' || r.status >= 500) {
           const p = batch[j]!;
           findings.push({
@@ -224,5 +226,5 @@ export async function sweep(
       });
     }
   }
-  return { requests, routes, findings };
+  return { requests, routes, findings, statuses };
 }

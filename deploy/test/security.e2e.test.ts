@@ -308,9 +308,11 @@ describe('the trust boundary, tried as an attacker through the proxy', () => {
       const res = await fx.via('modal.localhost', '/api/transactions', {
         method: 'POST',
         localAddress: OUTSIDER,
-        body: { productSku: 'MO8422', callbackUrl: url },
+        body: { productSku: '900-01', callbackUrl: url },
       });
       expect(res.status, `${url}: ${res.text()}`).toBe(400);
+      // Refused for the address, not for anything else in the body.
+      expect(res.json()).toMatchObject({ field: 'callbackUrl' });
     }
   });
 
@@ -356,23 +358,29 @@ describe('the trust boundary, tried as an attacker through the proxy', () => {
       'x-access-assertion': signer.sign({
         sub: 'whitelist',
         host,
-        tenant: 'acme',
+        tenant: 'hooli',
         reason: 'whitelist',
         roles: [],
       }),
-      ...bearer(tokens.get('acme')!),
+      ...bearer(tokens.get('hooli')!),
     });
     const ports = fx.fleet.ports;
     const targets: SweepTarget[] = (
       ['auth', 'password-sync', 'documents', 'catalog', 'gatekeeper', 'devprojects', 'admin'] as const
-    ).map((service) => ({ service, port: ports[service], headers: backend('acme.localhost') }));
+    ).map((service) => ({ service, port: ports[service], headers: backend('hooli.localhost') }));
     targets.push(
       { service: 'access', port: ports.access, headers: { host: 'access.localhost' } },
       { service: 'portal', port: ports.portal, headers: { host: 'portal.localhost' } },
       { service: 'logo-modal', port: ports['logo-modal'], headers: { host: 'modal.localhost' } },
     );
     const result = await sweep(targets);
+    console.log(
+      `malformed sweep: ${result.requests} requests to ${result.routes} routes of ${targets.length} services, statuses ${JSON.stringify(result.statuses)}`,
+    );
+    // Most probes must reach the input checks (400), not stop at authentication.
+    expect(result.statuses['400'] ?? 0).toBeGreaterThan(result.requests / 3);
     expect(result.routes).toBeGreaterThan(80);
+    expect(result.requests).toBeGreaterThan(result.routes * 10);
     expect(result.findings).toEqual([]);
   }, 600_000);
 
