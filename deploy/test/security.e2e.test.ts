@@ -9,7 +9,7 @@ import { demoAccessAdmin } from '../fleet/seeds/access';
 import { parseEnvFile } from '../secrets';
 import { AccessClient, cookieHeader } from './access-client';
 import { type FleetFixture, startFleetFixture } from './fleet-fixture';
-import { sweep, type SweepTarget } from './malformed-sweep';
+import { operationsOf, sweep, type SweepTarget } from './malformed-sweep';
 
 /**
  * The issue's attack list (#13), replayed against the real start command's fleet through the real
@@ -349,6 +349,32 @@ describe('the trust boundary, tried as an attacker through the proxy', () => {
       body: { tenant_ids: ['stark'] },
     });
     expect(master.status, master.text()).toBe(202);
+  });
+
+  it('route inventory: every admin and store route of every tenant backend declares its feature', async () => {
+    const inventory: string[] = [];
+    const undeclared: string[] = [];
+    for (const service of [
+      'auth',
+      'password-sync',
+      'documents',
+      'catalog',
+      'gatekeeper',
+      'devprojects',
+      'admin',
+    ] as const) {
+      for (const { path, method, op } of await operationsOf(fx.fleet.ports[service])) {
+        if (!/^\/(admin|store)(\/|$)/.test(path)) continue;
+        const tags = ((op.tags ?? []) as string[]).filter((t) => t.startsWith('feature:'));
+        if (tags.length !== 1) undeclared.push(`${service} ${method} ${path}`);
+        else inventory.push(`${service} ${method} ${path} ${tags[0]}`);
+      }
+    }
+    expect(undeclared).toEqual([]);
+    expect(inventory.length).toBeGreaterThan(60);
+    // The licensed routes cover most of the catalog's features, not the 12 the old URL map knew.
+    const features = new Set(inventory.map((l) => l.split(' ').at(-1)).filter((t) => t !== 'feature:none'));
+    expect(features.size).toBeGreaterThanOrEqual(10);
   });
 
   it('sends malformed input to every route of every service and gets no 5xx', async () => {

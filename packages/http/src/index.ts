@@ -38,6 +38,6 @@ export { safeEqual } from './safe-compare';
 export { normaliseHost } from '@aplt/db';
 export { bearerToken } from './trust-plugin';
 export { OPERATOR_ROLE, type OperatorOptions } from './operator-plugin';
-export { checkFeatureDeclaration, needsFeatureDeclaration } from './license-guard';
+export { checkFeatureDeclaration, featureTag, needsFeatureDeclaration } from './license-guard';
 export { badStringPath } from './string-input';
 export { drainRequest, payloadTooLarge } from './body-drain';

@@ -24,6 +24,9 @@ export function needsFeatureDeclaration(url: string): boolean {
   return /^\/(admin|store)(\/|$)/.test(url);
 }
 
+/** The OpenAPI tag of a route's feature declaration: `feature:<key>` or `feature:none`. */
+export const featureTag = (feature: string | null) => `feature:${feature ?? 'none'}`;
+
 /** Throws when a route that must declare its feature does not, or declares an unknown one. */
 export function checkFeatureDeclaration(route: Pick<RouteOptions, 'url' | 'method' | 'config'>): void {
   if (!needsFeatureDeclaration(route.url)) return;
@@ -49,7 +52,16 @@ export function checkFeatureDeclaration(route: Pick<RouteOptions, 'url' | 'metho
 export const licenseGuardPlugin = fp(
   async (app: FastifyInstance, opts: { licenses: FeatureSource }) => {
     app.decorate('licenses', opts.licenses);
-    app.addHook('onRoute', (route) => checkFeatureDeclaration(route));
+    app.addHook('onRoute', (route) => {
+      checkFeatureDeclaration(route);
+      // The declaration shows in the OpenAPI document as a tag, so routes are grouped by licensed
+      // feature and the route inventory can be read from a running service.
+      if (needsFeatureDeclaration(route.url)) {
+        const feature = (route.config as { feature?: string | null } | undefined)?.feature;
+        const schema = (route.schema ?? {}) as { tags?: string[] };
+        route.schema = { ...schema, tags: [...(schema.tags ?? []), featureTag(feature ?? null)] };
+      }
+    });
     app.addHook('onRequest', async (request) => {
       const feature = request.routeOptions.config.feature;
       if (!feature || !request.tenant) return;

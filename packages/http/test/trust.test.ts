@@ -229,3 +229,28 @@ describe('safeEqual', () => {
     expect(safeEqual('', '')).toBe(false);
   });
 });
+
+describe('route inventory in the OpenAPI document', () => {
+  it('tags every admin and store route with its declared feature', async () => {
+    const fleet = await createTestFleet([{ id: 'acme' }]);
+    try {
+      const app = await createApp({
+        name: 'inventory',
+        logLevel: 'silent',
+        registry: fleet.registry,
+        licenses: staticFeatureSource({}),
+        assertionPublicKey: testSecrets().ACCESS_ASSERTION_PUBLIC_KEY,
+      });
+      app.get('/admin/a', { config: { feature: 'orders' } }, async () => ({}));
+      app.get('/store/b', { config: { feature: null, featureReason: 'x' } }, async () => ({}));
+      app.get('/api/c', async () => ({}));
+      const doc = (await app.inject({ url: '/docs/json', remoteAddress: '127.0.0.1' })).json();
+      expect(doc.paths['/admin/a'].get.tags).toEqual(['feature:orders']);
+      expect(doc.paths['/store/b'].get.tags).toEqual(['feature:none']);
+      expect(doc.paths['/api/c'].get.tags).toBeUndefined();
+      await app.close();
+    } finally {
+      await fleet.cleanup();
+    }
+  });
+});

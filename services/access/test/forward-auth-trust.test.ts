@@ -60,6 +60,7 @@ describe('forward auth: identity assertion on allow, tenant binding, host-bound 
     app = await createAccessAppForTest(fleet.registry);
     creds.acme = await credentialsFor('buyer@acme.example', ['tenant-admin'], 'acme');
     creds.staff = await credentialsFor('ops@aplt.example', ['access-admin'], null);
+    creds.acmeOps = await credentialsFor('ops@acme.example', ['license-admin'], 'acme');
   });
   afterAll(async () => {
     await app?.close();
@@ -149,6 +150,12 @@ describe('forward auth: identity assertion on allow, tenant binding, host-bound 
     expect((await app.inject({ url: '/metrics' })).body).toMatch(
       /access_decisions_total\{decision="deny",reason="wrong_tenant"\} [1-9]/,
     );
+  });
+
+  it("passes a tenant's user with a platform role on every tenant's hosts", async () => {
+    const cookie = `aplt_session=${creds.acmeOps!.session}`;
+    for (const host of ['acme.localhost', 'hooli.localhost', 'stark.localhost'])
+      expect((await validate(host, { cookie })).statusCode, host).toBe(200);
   });
 
   it('a second host added to the tenant in the registry is accepted without a restart', async () => {

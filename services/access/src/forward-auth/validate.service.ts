@@ -1,3 +1,4 @@
+import { isPlatformStaff } from '../auth/roles';
 import type { Identity } from '../auth/session.repository';
 import type { HostEntry } from './host-tenants';
 import type { IdentityCache } from './identity-cache';
@@ -51,12 +52,12 @@ export async function decide(deps: Deps, input: Input): Promise<Decision> {
 
 /**
  * Tenant binding: null when the identity may pass on this host. A user of a tenant passes only
- * on that tenant's hosts (platform staff, without a tenant, everywhere); a hand-over child
+ * on that tenant's hosts (platform staff, without a tenant or with a platform role, everywhere); a hand-over child
  * session only on the host it was made for.
  */
 function passes(identity: Identity, host: HostEntry): 'wrong_tenant' | 'wrong_host' | null {
   if (identity.boundHost !== null && identity.boundHost !== host.host) return 'wrong_host';
-  if (identity.tenantId !== null && identity.tenantId !== host.tenant) return 'wrong_tenant';
+  if (identity.tenantId !== host.tenant && !isPlatformStaff(identity)) return 'wrong_tenant';
   return null;
 }
 
