@@ -1,11 +1,14 @@
 import { createApp, type TenantServiceDeps } from '@aplt/http';
 import { registerChainRoutes } from './chain/chain.routes';
 import type { Config } from './config';
+import { registerContentRoutes } from './content/content.routes';
+import { registerCustomerRoutes } from './customers/customer.routes';
 import { registerInvoiceRoutes } from './invoices/invoice.routes';
 import { registerOrderRoutes } from './orders/order.routes';
 import { registerPaymentRoutes } from './payments/payment.routes';
 import { registerQuotationRoutes } from './quotations/quotation.routes';
 import { registerReportRoutes } from './reports/report.routes';
+import { registerParameterRoutes } from './settings/parameter.routes';
 import type { DocumentsContext } from './shared/context';
 import { registerCustomerPortalRoutes } from './store/customer-portal.routes';
 import { registerStoreQuotationRoutes } from './store/store-quotation.routes';
@@ -31,6 +34,9 @@ export async function buildApp(deps: Deps, config: Config) {
   registerPaymentRoutes(app, ctx);
   registerChainRoutes(app, ctx);
   registerReportRoutes(app, ctx);
+  registerCustomerRoutes(app, ctx);
+  registerParameterRoutes(app, ctx);
+  registerContentRoutes(app, ctx);
   registerStoreQuotationRoutes(app, ctx);
   registerCustomerPortalRoutes(app, ctx);
   await app.register(import('./output/output.routes'), { databases: deps.databases });

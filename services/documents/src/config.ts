@@ -6,7 +6,7 @@ export const configShape = {
   ...jwtEnv,
   ...assertionEnv,
   ...redisEnv,
-  // B2B franco limit (spec 1, limits): orders at or above it ship free; an aplt_settings row wins.
+  // B2B franco limit (spec 1, limits): orders strictly above it ship free; an aplt_settings row wins.
   APLT_FRANCO_LIMIT: env.decimal('750.00'),
   // Shipping below the franco limit when no per-box cost is configured; an aplt_settings row wins.
   APLT_SHIPPING_COST_DEFAULT: env.decimal('12.99'),

@@ -109,7 +109,7 @@ describe('document rules (in-process app, real databases)', () => {
     expect(q.body).toMatchObject({ vat_total: '0.00', shipping_cost: '12.99', total: '137.99' });
   });
 
-  it('applies franco pricing: free at the limit, settings override env, per-box cost when configured', async () => {
+  it('applies franco pricing: free only above the limit, settings override env, per-box cost when configured', async () => {
     const quote = async (price: string, qty = 1) =>
       (
         await call('POST', '/admin/aplt/quotations', {
@@ -117,8 +117,10 @@ describe('document rules (in-process app, real databases)', () => {
           lines: [line(qty, price)],
         })
       ).body;
+    // Spec 1: "shipping is free above a threshold" - at exactly 750.00 shipping is still charged.
     expect((await quote('749.99')).shipping_cost).toBe('12.99');
-    expect((await quote('750.00')).shipping_cost).toBe('0.00');
+    expect((await quote('750.00')).shipping_cost).toBe('12.99');
+    expect((await quote('750.01')).shipping_cost).toBe('0.00');
     const db = fleet.tenantDbs.get('acme')!.aplt.db;
     await db
       .insertInto('aplt_settings')
@@ -127,8 +129,8 @@ describe('document rules (in-process app, real databases)', () => {
         { key: 'shipping_cost_default', value: '9.95', value_type: 'number' },
       ])
       .execute();
-    expect((await quote('500.00')).shipping_cost).toBe('0.00');
-    expect((await quote('499.99')).shipping_cost).toBe('9.95');
+    expect((await quote('500.01')).shipping_cost).toBe('0.00');
+    expect((await quote('500.00')).shipping_cost).toBe('9.95');
     await db
       .insertInto('aplt_settings')
       .values([

@@ -33,16 +33,31 @@ export async function findTechnique(db: Kysely<any>, techniqueId: number) {
     .executeTakeFirst();
 }
 
-/** Print price per unit for the quantity scale and colours (NULL colours = any). */
+/**
+ * The technique's price scale that applies: the highest min_quantity not above the quantity, for
+ * the colours (a row for exactly that number of colours before one for any number, NULL), and,
+ * when the print area is known (cm2), a row whose area range holds it (a ranged row before an
+ * open one).
+ */
 export async function findTechniquePrice(
   db: Kysely<any>,
   techniqueId: number,
   quantity: number,
   colours: number | undefined,
+  areaCm2?: string,
 ) {
   return db
     .selectFrom('aplt_technique_pricing')
-    .select(['price_per_unit', 'next_colour_price', 'colours'])
+    .select([
+      'id',
+      'price_per_unit',
+      'next_colour_price',
+      'colours',
+      'setup_cost',
+      'area_from',
+      'area_to',
+      'min_quantity',
+    ])
     .where('technique_id', '=', techniqueId)
     .where('min_quantity', '<=', quantity)
     .where((eb) =>
@@ -50,8 +65,14 @@ export async function findTechniquePrice(
         ? eb('colours', 'is', null)
         : eb.or([eb('colours', 'is', null), eb('colours', '=', colours)]),
     )
+    .$if(areaCm2 !== undefined, (q) =>
+      q
+        .where((eb) => eb.or([eb('area_from', 'is', null), eb('area_from', '<=', areaCm2!)]))
+        .where((eb) => eb.or([eb('area_to', 'is', null), eb('area_to', '>=', areaCm2!)])),
+    )
     .orderBy('min_quantity', 'desc')
     .orderBy(sql`colours IS NULL`)
+    .orderBy(sql`area_from IS NULL AND area_to IS NULL`)
     .limit(1)
     .executeTakeFirst();
 }
@@ -75,4 +96,50 @@ export async function findOpstartkosten(db: Kysely<any>, techniqueId: number, pr
 
 export async function findOpstartkostenById(db: Kysely<any>, id: number) {
   return db.selectFrom('aplt_opstartkosten').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A product or variant SKU (aplt_skus knows both) -> the product, and the variant when it is one. */
+export async function findSku(db: Kysely<any>, sku: string) {
+  return db
+    .selectFrom('aplt_skus as s')
+    .leftJoin('aplt_product_variants as v', 'v.id', 's.variant_id')
+    .select(['s.product_id', 's.variant_id', 'v.sku as variant_sku', 'v.color_name'])
+    .where('s.sku', '=', sku)
+    .executeTakeFirst();
+}
+
+export async function findTechniqueByCode(db: Kysely<any>, code: string) {
+  return db.selectFrom('aplt_techniques').select('id').where('code', '=', code).executeTakeFirst();
+}
+
+export async function findTechniqueDetails(db: Kysely<any>, id: number) {
+  return db
+    .selectFrom('aplt_techniques')
+    .select(['id', 'code', 'name_nl', 'pricing_type', 'max_colours', 'is_active'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** A print position of the product, by id or by its code. */
+export async function findPrintPosition(
+  db: Kysely<any>,
+  productId: number,
+  by: { id?: number; code?: string },
+) {
+  let q = db
+    .selectFrom('aplt_print_positions')
+    .select(['id', 'position_code', 'position_name', 'print_area'])
+    .where('product_id', '=', productId);
+  if (by.id !== undefined) q = q.where('id', '=', by.id);
+  if (by.code !== undefined) q = q.where('position_code', '=', by.code);
+  return q.executeTakeFirst();
+}
+
+/** Which techniques the product offers at which positions (empty: the catalog says nothing). */
+export async function productTechniqueLinks(db: Kysely<any>, productId: number) {
+  return db
+    .selectFrom('aplt_product_techniques')
+    .select(['technique_id', 'print_position_id', 'max_colours', 'print_area'])
+    .where('product_id', '=', productId)
+    .execute();
 }

@@ -56,6 +56,24 @@ export function lineAmount(
   return round2(gross.times(D(100).minus(discountPercent)).dividedBy(100));
 }
 
+/** A print area "<width>x<height>" in mm as cm2 (the unit of aplt_technique_pricing's ranges). */
+export function printAreaCm2(area: string | null | undefined): string | undefined {
+  const m = /^(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)$/.exec(area?.trim().toLowerCase() ?? '');
+  return m ? D(m[1]!).times(m[2]!).dividedBy(100).toString() : undefined;
+}
+
+/**
+ * Print price per unit of a scale row: its price, plus next_colour_price for each colour beyond
+ * the first when the row is for any number of colours (suppliers price further colours so).
+ */
+export function techniqueUnitPrice(
+  tp: { price_per_unit: Decimal.Value; next_colour_price: Decimal.Value | null; colours: number | null },
+  colours: number | undefined,
+): Decimal {
+  const extra = tp.colours === null && tp.next_colour_price !== null ? Math.max(0, (colours ?? 1) - 1) : 0;
+  return D(tp.price_per_unit).plus(D(tp.next_colour_price ?? 0).times(extra));
+}
+
 /** Resolves prices, techniques and setup costs of input lines against the catalog. */
 export async function resolveLines(
   db: Kysely<any>,
@@ -102,8 +120,14 @@ export async function resolveLines(
       techniqueCode = technique.code;
       techniqueName = technique.name_nl;
       if (l.print_unit_price === undefined) {
-        const tp = await pricing.findTechniquePrice(db, l.technique_id, l.quantity, l.print_colours);
-        if (tp) printUnitPrice = String(tp.price_per_unit);
+        const tp = await pricing.findTechniquePrice(
+          db,
+          l.technique_id,
+          l.quantity,
+          l.print_colours,
+          printAreaCm2(l.print_area),
+        );
+        if (tp) printUnitPrice = techniqueUnitPrice(tp, l.print_colours).toString();
       }
       if (l.setup_costs === undefined) {
         const ok = await pricing.findOpstartkosten(db, l.technique_id, l.product_id);

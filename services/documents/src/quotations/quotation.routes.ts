@@ -6,6 +6,8 @@ import { adminRoute, requireFeature } from '../shared/route-options';
 import { anyObject, idBody, idParam, listOf, errorResponses } from '../shared/schemas';
 import { createQuotationBody, listQuotationsQuery, updateQuotationBody } from './quotation.schemas';
 import * as service from './quotation.service';
+import { priceProposalBody, priceProposalResponse } from './price-proposal.schemas';
+import { proposePrice } from './price-proposal.service';
 
 /** Admin quotation routes (admin JWT; licensed feature 'quotations', filter by source 'quotation_source_filter'). */
 export function registerQuotationRoutes(app: App, ctx: DocumentsContext) {
@@ -59,6 +61,16 @@ export function registerQuotationRoutes(app: App, ctx: DocumentsContext) {
       await service.removeQuotation(apltDb(ctx, request), request.params.id);
       return reply.code(204).send();
     },
+  );
+
+  // The line editor's live price: what saving this line would store, and the franco state.
+  app.post(
+    '/admin/aplt/quotations/price-proposal',
+    {
+      ...auth,
+      schema: { body: priceProposalBody, response: { ...errorResponses, 200: priceProposalResponse } },
+    },
+    async (request) => proposePrice(apltDb(ctx, request), ctx.config, request.body),
   );
 
   app.post(

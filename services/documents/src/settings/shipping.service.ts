@@ -31,13 +31,13 @@ export async function loadShippingRules(db: Kysely<any>, config: Config): Promis
 }
 
 /**
- * B2B franco: free at or above the franco limit (goods value excl. VAT); below it a per-box cost
- * when boxes are configured (ceil(units / units_per_box) boxes), else the default cost.
- * No goods, no shipping.
+ * B2B franco (spec 1: "shipping is free above a threshold"): free when the goods value excl. VAT
+ * is strictly above the franco limit; at or below it a per-box cost when boxes are configured
+ * (ceil(units / units_per_box) boxes), else the default cost. No goods, no shipping.
  */
 export function shippingCost(rules: ShippingRules, goodsValue: Decimal, units: number): Decimal {
   if (units <= 0 || goodsValue.lte(0)) return D(0);
-  if (goodsValue.gte(rules.francoLimit)) return D(0);
+  if (goodsValue.gt(rules.francoLimit)) return D(0);
   if (rules.perBoxCost && rules.unitsPerBox) {
     return round2(rules.perBoxCost.times(Math.ceil(units / rules.unitsPerBox)));
   }

@@ -1,0 +1,211 @@
+import { isForeignKeyViolation, isUniqueViolation, type Kysely, pgErrorCode } from '@aplt/db';
+import { conflict, notFound, unprocessable } from '@aplt/http';
+import { invoiceState } from '../invoices/invoice.service';
+import { recordAudit } from '../shared/audit.service';
+import { today } from '../shared/context';
+import { inTransaction } from '../shared/in-transaction';
+import type { CreateCustomerInput, UpdateCustomerInput } from './customer.schemas';
+import * as repo from './customer.repository';
+import { vatNumberProblem } from './vat-number';
+
+export interface Actor {
+  actor: string | null;
+  request_id?: string | null;
+  ip?: string | null;
+  user_agent?: string | null;
+}
+
+const RECENT_DOCUMENTS = 10;
+
+/** Column values of a create/update body: JSON columns serialised, absent fields left out. */
+function columns(input: Partial<CreateCustomerInput>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input)) {
+    if (v === undefined || k === 'expected_updated_at') continue;
+    out[k] = (k === 'metadata' || k === 'shipping_address') && v !== null ? JSON.stringify(v) : v;
+  }
+  return out;
+}
+
+/** A database refusal of a customer write as the client's error; anything else is rethrown. */
+function refusal(err: unknown): never {
+  if (isUniqueViolation(err)) {
+    const constraint = (err as { constraint?: string }).constraint ?? '';
+    if (constraint.includes('email'))
+      throw conflict('Another customer has this e-mail address', { field: 'email' });
+    if (constraint.includes('customer_number'))
+      throw conflict('Another customer has this customer number', { field: 'customer_number' });
+    if (constraint.includes('commerce_customer'))
+      throw conflict('Another customer is linked to this commerce customer');
+    throw conflict('Another customer has the same unique value');
+  }
+  if (isForeignKeyViolation(err)) {
+    const constraint = (err as { constraint?: string }).constraint ?? '';
+    const field = ['payment_term_id', 'discount_group_id', 'brand_id'].find((f) =>
+      constraint.includes(f.replace(/_id$/, '')),
+    );
+    throw unprocessable(`${field ?? 'A reference'} names a record that does not exist`, { field });
+  }
+  if (pgErrorCode(err) === '23514') throw unprocessable('A value breaks a rule of the customer table');
+  throw err;
+}
+
+async function ensureUnique(db: Kysely<any>, values: Record<string, unknown>, exceptId?: number) {
+  if (typeof values.email === 'string') {
+    const other = await repo.customerIdByEmail(db, values.email);
+    if (other !== undefined && other !== exceptId)
+      throw conflict('Another customer has this e-mail address', { field: 'email', customer_id: other });
+  }
+  if (typeof values.customer_number === 'string') {
+    const other = await repo.customerIdByNumber(db, values.customer_number);
+    if (other !== undefined && other !== exceptId)
+      throw conflict('Another customer has this customer number', {
+        field: 'customer_number',
+        customer_id: other,
+      });
+  }
+}
+
+export async function listCustomers(
+  db: Kysely<any>,
+  q: {
+    q?: string | undefined;
+    is_active?: 'true' | 'false' | undefined;
+    sort: repo.CustomerFilter['sort'];
+    limit: number;
+    offset: number;
+  },
+) {
+  const { rows, count } = await repo.listCustomers(db, {
+    ...q,
+    is_active: q.is_active === undefined ? undefined : q.is_active === 'true',
+  });
+  return { data: rows, count, limit: q.limit, offset: q.offset };
+}
+
+export async function loadCustomer(db: Kysely<any>, id: number) {
+  const c = await repo.findCustomer(db, id);
+  if (!c) throw notFound(`Customer ${id} not found`);
+  const asOf = today();
+  const [balances, counts, docs] = await Promise.all([
+    repo.customerBalances(db, id, asOf),
+    repo.documentCounts(db, id),
+    repo.recentDocuments(db, id, RECENT_DOCUMENTS),
+  ]);
+  return {
+    ...c,
+    open_balance: balances.open,
+    overdue_balance: balances.overdue,
+    available_credit: balances.credit,
+    document_counts: {
+      quotations: counts.quotations,
+      orders: counts.orders,
+      invoices: counts.invoices,
+      credit_notes: counts.credit_notes,
+      payments: counts.payments,
+    },
+    recent_documents: docs.map((d) => {
+      const invoice = d.type === 'invoice' ? invoiceState({ ...d, due_date: d.due_date }, asOf) : null;
+      return {
+        type: d.type,
+        id: d.id,
+        number: d.number,
+        date: d.date,
+        status: invoice?.status ?? d.status,
+        total: d.total,
+        balance: invoice?.balance ?? null,
+      };
+    }),
+  };
+}
+
+export async function createCustomer(db: Kysely<any>, input: CreateCustomerInput, who: Actor) {
+  const values = columns(input);
+  try {
+    const id = await inTransaction(db, async (trx) => {
+      await repo.lockCustomerNumbers(trx);
+      values.customer_number ??= await repo.nextCustomerNumber(trx);
+      await ensureUnique(trx, values);
+      const row = await repo.insertCustomer(trx, values);
+      await recordAudit(trx, audit(who, 'customer.create', row.id, values));
+      return row.id as number;
+    });
+    return loadCustomer(db, id);
+  } catch (err) {
+    return refusal(err);
+  }
+}
+
+export async function updateCustomer(db: Kysely<any>, id: number, input: UpdateCustomerInput, who: Actor) {
+  const values = columns(input);
+  try {
+    await inTransaction(db, async (trx) => {
+      const current = await repo.findCustomer(trx, id, true);
+      if (!current) throw notFound(`Customer ${id} not found`);
+      if (
+        input.expected_updated_at !== undefined &&
+        (current.updated_at as Date).getTime() !== new Date(input.expected_updated_at).getTime()
+      )
+        throw conflict('The customer was changed by someone else since it was loaded', {
+          updated_at: (current.updated_at as Date).toISOString(),
+        });
+      // A new country must suit the stored VAT number and a new VAT number the stored country.
+      const vat = values.vat_number !== undefined ? (values.vat_number as string | null) : current.vat_number;
+      const country = (values.country as string | undefined) ?? current.country;
+      const problem = vat ? vatNumberProblem(vat, country) : null;
+      if (problem) throw unprocessable(`vat_number: ${problem}`, { field: 'vat_number' });
+      const name = { ...current, ...values };
+      if (!name.company && !name.last_name && !name.first_name)
+        throw unprocessable('A customer needs a company or a name', { field: 'company' });
+      if (values.customer_number !== undefined) await repo.lockCustomerNumbers(trx);
+      await ensureUnique(trx, values, id);
+      if (Object.keys(values).length === 0) return;
+      await repo.updateCustomer(trx, id, values);
+      await recordAudit(trx, audit(who, 'customer.update', id, values));
+    });
+  } catch (err) {
+    refusal(err);
+  }
+  return loadCustomer(db, id);
+}
+
+/**
+ * Only a customer without documents is removed; one with documents is part of the books (409
+ * with the counts): make it inactive instead.
+ */
+export async function removeCustomer(db: Kysely<any>, id: number, who: Actor) {
+  try {
+    await inTransaction(db, async (trx) => {
+      const current = await repo.findCustomer(trx, id, true);
+      if (!current) throw notFound(`Customer ${id} not found`);
+      const counts = await repo.documentCounts(trx, id);
+      const total = Object.values(counts).reduce((a, b) => a + b, 0);
+      if (total > 0)
+        throw conflict(
+          `Customer ${current.customer_number ?? id} has documents and cannot be deleted; set it inactive instead`,
+          { documents: counts },
+        );
+      await repo.deleteCustomer(trx, id);
+      await recordAudit(trx, audit(who, 'customer.delete', id, { customer_number: current.customer_number }));
+    });
+  } catch (err) {
+    // Rows that name the customer outside the documents (journal lines, credit) also keep it.
+    if (isForeignKeyViolation(err))
+      throw conflict('The customer is referenced by bookkeeping records and cannot be deleted');
+    throw err;
+  }
+}
+
+function audit(who: Actor, action: string, id: number, changes: unknown) {
+  return {
+    actor: who.actor,
+    actor_type: 'admin' as const,
+    action,
+    entity_type: 'customer',
+    entity_id: id,
+    changes,
+    ip: who.ip ?? null,
+    user_agent: who.user_agent ?? null,
+    request_id: who.request_id ?? null,
+  };
+}
