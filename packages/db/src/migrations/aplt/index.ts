@@ -5,6 +5,7 @@ import * as m0510 from './0510_catalog_deferred_search';
 import * as m0511 from './0511_catalog_variant_indexes';
 import * as m0512 from './0512_catalog_technique_print_size';
 import * as m0513 from './0513_catalog_sku_registry_by_sku';
+import * as m0901 from './0901_store_returns';
 
 export const migrations = {
   '0001_aplt_schema': m0001,
@@ -14,4 +15,5 @@ export const migrations = {
   '0511_catalog_variant_indexes': m0511,
   '0512_catalog_technique_print_size': m0512,
   '0513_catalog_sku_registry_by_sku': m0513,
+  '0901_store_returns': m0901,
 };
