@@ -36,9 +36,11 @@ export const authResponseHeaders = [
  */
 export const proxyBodyLimits: Record<ServiceName, number> = {
   access: 2 * 1024 * 1024,
-  auth: 2 * 1024 * 1024,
+  // Avatars up to 2 MB (PUT /store/customers/me/avatar) plus multipart framing.
+  auth: 3 * 1024 * 1024,
   'password-sync': 2 * 1024 * 1024,
-  documents: 2 * 1024 * 1024,
+  // Returns carry up to 3 photos of 5 MB each plus the JSON field and multipart framing.
+  documents: 16 * 1024 * 1024,
   catalog: 2 * 1024 * 1024,
   gatekeeper: 2 * 1024 * 1024,
   portal: 2 * 1024 * 1024,
@@ -104,6 +106,7 @@ export const routeTable: readonly Route[] = [
   tenant('/admin/aplt/document-chain', 'documents'),
   tenant('/store/aplt/quotations', 'documents'),
   tenant('/store/aplt/invoices', 'documents'),
+  tenant('/store/aplt/orders', 'documents'),
   tenant('/store/aplt/quotes', 'documents'),
   tenant('/store/aplt/returns', 'documents'),
 

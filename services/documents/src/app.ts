@@ -12,6 +12,7 @@ import { registerParameterRoutes } from './settings/parameter.routes';
 import type { DocumentsContext } from './shared/context';
 import { registerCustomerPortalRoutes } from './store/customer-portal.routes';
 import { registerStoreQuotationRoutes } from './store/store-quotation.routes';
+import { storePlugin } from './store/store.plugin';
 
 export type Deps = Pick<TenantServiceDeps, 'registry' | 'databases' | 'licenses'>;
 
@@ -40,5 +41,7 @@ export async function buildApp(deps: Deps, config: Config) {
   registerStoreQuotationRoutes(app, ctx);
   registerCustomerPortalRoutes(app, ctx);
   await app.register(import('./output/output.routes'), { databases: deps.databases });
+  // Customer orders, invoices (PDF through the output routes' browser) and returns (issue #15).
+  await app.register(storePlugin, { ctx });
   return app;
 }

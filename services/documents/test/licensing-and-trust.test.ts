@@ -79,7 +79,16 @@ const routeFeatures: Array<[Method, string, FeatureKey]> = [
   ['GET', '/store/aplt/quotes', 'quotations'],
   ['POST', '/store/aplt/quotes/:id/accept', 'quotations'],
   ['POST', '/store/aplt/quotes/:id/reject', 'quotations'],
+  ['GET', '/store/aplt/quotes/:id', 'quotations'],
   ['GET', '/store/aplt/invoices', 'invoices'],
+  ['GET', '/store/aplt/invoices/:id', 'invoices'],
+  ['GET', '/store/aplt/invoices/pdf', 'invoices'],
+  ['GET', '/store/aplt/orders', 'orders'],
+  ['GET', '/store/aplt/orders/:id', 'orders'],
+  ['POST', '/store/aplt/returns', 'invoices'],
+  ['GET', '/store/aplt/returns', 'invoices'],
+  ['GET', '/store/aplt/returns/:id', 'invoices'],
+  ['GET', '/store/aplt/returns/:id/photos/:photoId', 'invoices'],
 ];
 /** Guarded in the handler by the document it starts from (see the README). */
 const CHAIN = 'GET /admin/aplt/document-chain';

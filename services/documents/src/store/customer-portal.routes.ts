@@ -1,20 +1,25 @@
-import { type App, forbidden, notFound } from '@aplt/http';
+import { type App, notFound } from '@aplt/http';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { listInvoices } from '../invoices/invoice.service';
 import { convertQuotation } from '../orders/order.service';
 import { quotationStatuses } from '../quotations/quotation.schemas';
-import { customerQuotations, findQuotation, rejectQuotation } from '../quotations/quotation.service';
+import {
+  attachLines,
+  customerQuotations,
+  findQuotation,
+  rejectQuotation,
+} from '../quotations/quotation.service';
 import { recordAudit } from '../shared/audit.service';
 import { apltDb, commerceDb, type DocumentsContext } from '../shared/context';
 import { customerRoute } from '../shared/route-options';
-import { anyObject, idParam, listOf, errorResponses } from '../shared/schemas';
 import { identifyCaller, ownsQuotation } from './customer-portal.service';
+import { quotationView } from './customer-views';
+import { storeErrors, storeIdParam, storeRecord } from './store.schemas';
 
 /**
- * Customer-portal routes (customer JWT). The caller is the commerce customer in the token; its
- * e-mail links it to aplt_customers and to quotations addressed to that e-mail. Only the
- * caller's records are ever returned or changed; someone else's id answers 404.
+ * Customer-portal quotation routes (customer JWT). The caller is the commerce customer in the
+ * token; its e-mail links it to aplt_customers and to quotations addressed to that e-mail. Only
+ * the caller's records are ever returned or changed; someone else's id answers 404.
  */
 function caller(ctx: DocumentsContext, request: FastifyRequest) {
   return identifyCaller(commerceDb(ctx, request), apltDb(ctx, request), request.actor?.actorId);
@@ -29,15 +34,17 @@ export function registerCustomerPortalRoutes(app: App, ctx: DocumentsContext) {
     {
       ...auth,
       schema: {
+        tags: ['store'],
+        summary: "The caller's quotations with lines; expiring_soon marks open ones within 3 days of expiry",
         querystring: z.object({ status: z.enum(quotationStatuses).optional() }),
-        response: { ...errorResponses, 200: listOf },
+        response: { ...storeErrors, 200: z.object({ data: z.array(storeRecord), count: z.number().int() }) },
       },
     },
     async (request) => {
       const who = await caller(ctx, request);
       const db = apltDb(ctx, request);
       const rows = await customerQuotations(db, who.customer?.id ?? null, who.email, request.query.status);
-      const data = rows.map(({ internal_notes: _i, created_by: _c, ...q }) => q);
+      const data = rows.map((q) => quotationView(q));
       return { data, count: data.length };
     },
   );
@@ -49,9 +56,38 @@ export function registerCustomerPortalRoutes(app: App, ctx: DocumentsContext) {
     return { q, who };
   }
 
+  app.get(
+    '/store/aplt/quotes/:id',
+    {
+      ...auth,
+      schema: {
+        tags: ['store'],
+        summary: 'One quotation of the caller',
+        params: storeIdParam,
+        response: { ...storeErrors, 200: storeRecord },
+      },
+    },
+    async (request) => {
+      const { q } = await ownedQuotation(request, request.params.id);
+      const [withLines] = await attachLines(apltDb(ctx, request), [q]);
+      return quotationView(withLines);
+    },
+  );
+
   app.post(
     '/store/aplt/quotes/:id/accept',
-    { ...auth, schema: { params: idParam, response: { ...errorResponses, 200: anyObject } } },
+    {
+      ...auth,
+      schema: {
+        tags: ['store'],
+        summary: 'Accept an open, still valid quotation: it becomes an order',
+        params: storeIdParam,
+        response: {
+          ...storeErrors,
+          200: z.object({ order_id: z.number().int(), order_number: z.string() }),
+        },
+      },
+    },
     async (request) => {
       const { who } = await ownedQuotation(request, request.params.id);
       const db = apltDb(ctx, request);
@@ -81,9 +117,11 @@ export function registerCustomerPortalRoutes(app: App, ctx: DocumentsContext) {
     {
       ...auth,
       schema: {
-        params: idParam,
+        tags: ['store'],
+        summary: 'Reject an open quotation with a reason',
+        params: storeIdParam,
         body: z.object({ reason: z.string().trim().min(1).max(2000) }),
-        response: { ...errorResponses, 200: anyObject },
+        response: { ...storeErrors, 200: storeRecord },
       },
     },
     async (request) => {
@@ -109,35 +147,6 @@ export function registerCustomerPortalRoutes(app: App, ctx: DocumentsContext) {
         status: q.status,
         rejection_reason: q.rejection_reason,
       };
-    },
-  );
-
-  app.get(
-    '/store/aplt/invoices',
-    {
-      // The caller's invoices and the credit notes on them: the invoice history, one feature.
-      ...customerRoute('invoices'),
-      schema: {
-        querystring: z.object({
-          status: z.enum(['open', 'paid', 'overdue']).optional(),
-          year: z.coerce.number().int().min(2000).max(9999).optional(),
-        }),
-        response: { ...errorResponses, 200: listOf },
-      },
-    },
-    async (request) => {
-      const who = await caller(ctx, request);
-      if (!who.customer) return { data: [], count: 0 };
-      if (!request.tenant) throw forbidden();
-      const data = await listInvoices(apltDb(ctx, request), {
-        document_type: ['invoice', 'credit_note'],
-        customer_id: who.customer.id,
-        status: request.query.status,
-        year: request.query.year,
-        limit: 200,
-        offset: 0,
-      });
-      return { data: data.map(({ created_by: _c, metadata: _m, ...i }) => i), count: data.length };
     },
   );
 }

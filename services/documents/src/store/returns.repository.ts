@@ -1,0 +1,197 @@
+import { type Kysely, sql, type Transaction } from '@aplt/db';
+
+/*
+ * aplt_returns, aplt_return_lines and aplt_return_photos. Reads of a customer carry the owner
+ * condition (returns.customer_id) in the query itself.
+ */
+
+type Db = Kysely<any> | Transaction<any>;
+type Row = Record<string, any>;
+
+/** Returns that still hold their quantities: a rejected return gives them back. */
+const HOLDING = ['requested', 'approved', 'received', 'refunded', 'closed'] as const;
+
+/** The caller's invoice (not a proforma or credit note). */
+export async function findReturnableInvoice(
+  db: Db,
+  customerId: string,
+  invoiceId: number,
+): Promise<Row | undefined> {
+  return db
+    .selectFrom('aplt_invoice_headers')
+    .select(['id', 'invoice_number', 'order_id', 'brand_id', 'customer_id'])
+    .where('id', '=', invoiceId)
+    .where('customer_id', '=', customerId)
+    .where('document_type', '=', 'invoice')
+    .executeTakeFirst();
+}
+
+/**
+ * Locks the invoice's lines named in the return (in id order, so two returns of one invoice
+ * never deadlock): a second return of the same lines waits here until the first commits, then
+ * sees its quantities.
+ */
+export async function lockInvoiceLines(
+  trx: Transaction<any>,
+  invoiceId: number,
+  lineIds: number[],
+): Promise<Row[]> {
+  return trx
+    .selectFrom('aplt_invoice_lines')
+    .select([
+      'id',
+      'line_type',
+      'order_line_id',
+      'product_id',
+      'variant_id',
+      'sku',
+      'description',
+      'quantity',
+    ])
+    .where('invoice_id', '=', invoiceId)
+    .where('id', 'in', lineIds)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/** Quantity per invoice line already held by earlier returns. */
+export async function returnedQuantities(db: Db, lineIds: number[]): Promise<Map<string, number>> {
+  if (!lineIds.length) return new Map();
+  const rows = await db
+    .selectFrom('aplt_return_lines as l')
+    .innerJoin('aplt_returns as r', 'r.id', 'l.return_id')
+    .select(['l.invoice_line_id', sql<number>`sum(l.quantity)::int`.as('returned')])
+    .where('l.invoice_line_id', 'in', lineIds)
+    .where('r.status', 'in', HOLDING)
+    .groupBy('l.invoice_line_id')
+    .execute();
+  return new Map(rows.map((r) => [String(r.invoice_line_id), r.returned]));
+}
+
+/** R-<yyyy>-<nnnn> from the gapless per-year counter, inside the caller's transaction. */
+export async function allocateReturnNumber(trx: Transaction<any>, year: number): Promise<string> {
+  const row = await sql<{ last_value: number }>`
+    INSERT INTO aplt_number_sequences (prefix, year, last_value) VALUES ('R', ${year}, 1)
+    ON CONFLICT (prefix, year) DO UPDATE SET last_value = aplt_number_sequences.last_value + 1
+    RETURNING last_value`.execute(trx);
+  return `R-${year}-${String(row.rows[0]!.last_value).padStart(4, '0')}`;
+}
+
+export async function insertReturn(trx: Transaction<any>, values: Row): Promise<Row> {
+  return trx.insertInto('aplt_returns').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function insertReturnLines(trx: Transaction<any>, rows: Row[]): Promise<Row[]> {
+  return trx.insertInto('aplt_return_lines').values(rows).returningAll().execute();
+}
+
+export async function insertReturnPhotos(trx: Transaction<any>, rows: Row[]): Promise<Row[]> {
+  if (!rows.length) return [];
+  return trx.insertInto('aplt_return_photos').values(rows).returningAll().execute();
+}
+
+export async function listReturnsOf(
+  db: Db,
+  customerId: string,
+  f: { status?: string; limit: number; offset: number },
+): Promise<{ rows: Row[]; count: number }> {
+  let q = db
+    .selectFrom('aplt_returns as r')
+    .leftJoin('aplt_invoice_headers as i', 'i.id', 'r.invoice_id')
+    .where('r.customer_id', '=', customerId);
+  if (f.status) q = q.where('r.status', '=', f.status);
+  const [rows, total] = await Promise.all([
+    q
+      .selectAll('r')
+      .select('i.invoice_number')
+      .orderBy('r.created_at', 'desc')
+      .orderBy('r.id', 'desc')
+      .limit(f.limit)
+      .offset(f.offset)
+      .execute(),
+    q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, count: total.n };
+}
+
+export async function findReturnOf(db: Db, customerId: string, id: number): Promise<Row | undefined> {
+  return db
+    .selectFrom('aplt_returns as r')
+    .leftJoin('aplt_invoice_headers as i', 'i.id', 'r.invoice_id')
+    .selectAll('r')
+    .select('i.invoice_number')
+    .where('r.id', '=', id)
+    .where('r.customer_id', '=', customerId)
+    .executeTakeFirst();
+}
+
+export async function linesAndPhotosOf(
+  db: Db,
+  returnIds: number[],
+): Promise<{ lines: Row[]; photos: Row[] }> {
+  if (!returnIds.length) return { lines: [], photos: [] };
+  const [lines, photos] = await Promise.all([
+    db
+      .selectFrom('aplt_return_lines')
+      .selectAll()
+      .where('return_id', 'in', returnIds)
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('aplt_return_photos')
+      .selectAll()
+      .where('return_id', 'in', returnIds)
+      .orderBy('return_id')
+      .orderBy('slot')
+      .execute(),
+  ]);
+  return { lines, photos };
+}
+
+/** A photo of one of the customer's returns. */
+export async function findPhotoOf(
+  db: Db,
+  customerId: string,
+  returnId: number,
+  photoId: number,
+): Promise<Row | undefined> {
+  return db
+    .selectFrom('aplt_return_photos as p')
+    .innerJoin('aplt_returns as r', 'r.id', 'p.return_id')
+    .select(['p.id', 'p.file_path', 'p.content_type', 'p.size_bytes', 'p.sha256'])
+    .where('p.id', '=', photoId)
+    .where('p.return_id', '=', returnId)
+    .where('r.customer_id', '=', customerId)
+    .executeTakeFirst();
+}
+
+/**
+ * Who hears about a new return: the brand's `returns_email` setting, else its company `email`,
+ * else every admin user of the tenant.
+ */
+export async function staffAddresses(aplt: Db, commerce: Db, brandId: string | null): Promise<string[]> {
+  const brand =
+    brandId ??
+    (await aplt.selectFrom('aplt_brands').select('id').where('is_default', '=', true).executeTakeFirst())
+      ?.id ??
+    null;
+  if (brand !== null) {
+    const settings = await aplt
+      .selectFrom('aplt_cms_settings')
+      .select(['key', 'value'])
+      .where('brand_id', '=', brand)
+      .where('key', 'in', ['returns_email', 'email'])
+      .execute();
+    const byKey = new Map(settings.map((s) => [s.key, s.value as string | null]));
+    const configured = byKey.get('returns_email') || byKey.get('email');
+    if (configured) return configured.split(/[,;\s]+/).filter(Boolean);
+  }
+  const users = await commerce
+    .selectFrom('user')
+    .select('email')
+    .where('deleted_at', 'is', null)
+    .orderBy('email')
+    .execute();
+  return users.map((u) => u.email as string);
+}
