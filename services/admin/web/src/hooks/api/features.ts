@@ -1,0 +1,72 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { queryKeysFactory } from '../../lib/query-key-factory';
+import { sdk } from '../../lib/sdk';
+import { useAdminQuery } from './use-admin-query';
+
+export interface AdminFeatures {
+  tenant_id: string;
+  features: string[];
+  sidebar_items: string[];
+  status: {
+    source: 'api' | 'snapshot' | 'env' | 'all-features';
+    all_features_mode: boolean;
+    revision: string | null;
+    fetched_at: string | null;
+    last_error: string | null;
+  };
+}
+
+export const featuresQueryKeys = queryKeysFactory('features');
+const featuresKey = featuresQueryKeys.detail('current');
+
+/**
+ * `GET /admin/features`: the licensed features and sidebar items of this tenant. Kept current
+ * by `useFeatureEvents` (server-sent events); the slow poll is a backstop for a lost stream.
+ */
+export const useFeatures = () =>
+  useAdminQuery<AdminFeatures>('/admin/features', undefined, {
+    queryKey: featuresKey,
+    staleTime: Infinity,
+    refetchInterval: 60_000,
+    refetchOnWindowFocus: true,
+  });
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Listens to `GET /admin/features/events` (server-sent events through the SDK's fetchStream)
+ * and writes every `features` event into the features query, so the sidebar follows a license
+ * toggle without a reload. Reconnects with backoff when the stream drops.
+ */
+export function useFeatureEvents(): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    let stopped = false;
+    let abort: (() => void) | null = null;
+    void (async () => {
+      let delay = 1000;
+      while (!stopped) {
+        try {
+          const stream = await sdk.client.fetchStream('/admin/features/events');
+          abort = stream.abort;
+          for await (const message of stream.stream) {
+            if (stopped) break;
+            if (message.event !== 'features' || !message.data) continue;
+            queryClient.setQueryData<AdminFeatures>(featuresKey, JSON.parse(message.data) as AdminFeatures);
+            delay = 1000;
+          }
+        } catch {
+          // Dropped, refused or aborted: try again below unless the component is gone.
+        }
+        if (stopped) break;
+        await sleep(delay);
+        delay = Math.min(delay * 2, 30_000);
+      }
+    })();
+    return () => {
+      stopped = true;
+      abort?.();
+    };
+  }, [queryClient]);
+}
