@@ -6,6 +6,12 @@ export const configShape = {
   ...jwtEnv,
   ...assertionEnv,
   ...redisEnv,
+  // Where the built admin panel lives (`pnpm --filter @aplt/admin-web build`); default: web/dist
+  // beside this service's sources.
+  ADMIN_WEB_DIST: env.optionalStr(),
+  // How often the feature-events stream compares the license client's in-memory feature set with
+  // what it last sent (no network: the license client itself is kept fresh by push and polling).
+  FEATURE_EVENTS_CHECK_MS: env.int(1000),
 };
 
 export type Config = ReturnType<typeof loadConfig>;

@@ -1,12 +1,25 @@
+import type { AddressInfo } from 'node:net';
 import { generateSecrets } from '@aplt/config';
-import { ASSERTION_HEADER, AssertionSigner } from '@aplt/http';
+import { sql } from '@aplt/db';
+import {
+  ASSERTION_HEADER,
+  AssertionSigner,
+  commerceActorCheck,
+  signActorToken,
+  tenantJwtSecret,
+  useActorCheck,
+} from '@aplt/http';
 import { type FeatureKey, staticFeatureSource } from '@aplt/licensing';
 import { createTestFleet, type TestFleet, testSecrets, viaProxy } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAdminUsers } from '../../../deploy/fleet/seeds/admin-users';
+import { demoAdmin } from '../../../deploy/fleet/seeds/demo-tenants';
+import type { SeedContext } from '../../../deploy/fleet/seeds/index';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
+import { openSse } from './sse-client';
 
-describe('admin feature endpoints and sidebar filtering', () => {
+describe('admin feature endpoints', () => {
   let fleet: TestFleet;
   let app: Awaited<ReturnType<typeof buildApp>>;
   // acme has only two sales features and one system feature; globex is absent: all features.
@@ -18,8 +31,16 @@ describe('admin feature endpoints and sidebar filtering', () => {
     const licenses = { ...staticFeatureSource(licensed), start: async () => {}, close: async () => {} };
     app = await buildApp(
       { registry: fleet.registry, databases: fleet.databases, licenses },
-      loadConfig({ ...testSecrets(), LOG_LEVEL: 'silent' }),
+      // A web build that is not there: these tests are not about the panel's files.
+      loadConfig({
+        ...testSecrets(),
+        LOG_LEVEL: 'silent',
+        ADMIN_WEB_DIST: '/nonexistent',
+        FEATURE_EVENTS_CHECK_MS: '50',
+      }),
     );
+    // As bootTenantService does: tokens of deleted users are refused.
+    useActorCheck(app, commerceActorCheck(fleet.databases));
   });
   afterAll(async () => {
     await app?.close();
@@ -53,19 +74,6 @@ describe('admin feature endpoints and sidebar filtering', () => {
     expect(res.json().features).toHaveLength(31);
   });
 
-  it('the /app sidebar shows only licensed items and hides headers without visible children', async () => {
-    const html = (await app.inject({ url: '/app', headers: viaProxy('acme.localhost') })).body;
-    expect(html).toContain('data-item="01-quotations"');
-    expect(html).toContain('data-item="30-parameters"');
-    expect(html).not.toContain('data-item="02-aplt-orders"');
-    expect(html).toContain('data-section="sales"');
-    expect(html).not.toContain('data-section="products"');
-    expect(html).not.toContain('data-section="addons"');
-    const all = (await app.inject({ url: '/app', headers: viaProxy('globex.localhost') })).body;
-    expect(all).toContain('data-section="addons"');
-    expect(all.match(/data-item=/g)).toHaveLength(23);
-  });
-
   it('names who passed from the signed assertion, never from headers a client could send', async () => {
     const ann = viaProxy('acme.localhost', {
       sub: 'ann@acme.test',
@@ -91,8 +99,6 @@ describe('admin feature endpoints and sidebar filtering', () => {
       headers: { ...viaProxy('acme.localhost'), ...spoof },
     });
     expect(machine.json()).toEqual({ user: null, roles: null, via: 'whitelist' });
-    const shell = (await app.inject({ url: '/app', headers: { ...ann, ...spoof } })).body;
-    expect(shell).toContain('Signed in as ann@acme.test');
   });
 
   it('answers 401 to every tenant route without a valid assertion for its host, but health answers', async () => {
@@ -128,5 +134,124 @@ describe('admin feature endpoints and sidebar filtering', () => {
       service: 'admin',
       tenant: { id: 'acme' },
     });
+  });
+
+  it('GET /admin/features/events streams the features at once and again on every change', async () => {
+    const refused = await app.inject({
+      url: '/admin/features/events',
+      headers: { ...viaProxy('acme.localhost'), accept: 'application/json' },
+    });
+    expect(refused.statusCode).toBe(406);
+    expect(refused.json()).toMatchObject({ type: 'invalid_data' });
+
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as AddressInfo).port;
+    const open = (host: string) =>
+      openSse(port, '/admin/features/events', { ...viaProxy(host), accept: 'text/event-stream' });
+    const acme = await open('acme.localhost');
+    const globex = await open('globex.localhost');
+    try {
+      expect(acme.status).toBe(200);
+      expect(acme.headers['content-type']).toMatch(/^text\/event-stream/);
+      expect(acme.headers['cache-control']).toBe('no-store');
+      const first = await acme.next();
+      expect(first.event).toBe('features');
+      expect(JSON.parse(first.data)).toMatchObject({
+        tenant_id: 'acme',
+        sidebar_items: ['01-quotations', '03-invoices', '30-parameters'],
+      });
+      expect(JSON.parse((await globex.next()).data).sidebar_items).toHaveLength(23);
+
+      // The license changes: acme's listener hears it, globex's (unchanged) hears nothing.
+      licensed.acme = ['invoices', 'parameters', 'dunning'];
+      const changed = JSON.parse((await acme.next()).data);
+      expect(changed.sidebar_items).toEqual(['03-invoices', '30-parameters']);
+      expect(changed.features).toEqual(['invoices', 'parameters', 'dunning']);
+      await expect(globex.next(300)).rejects.toThrow(/no server-sent event/);
+
+      // A stream without a valid assertion never opens.
+      const forged = await openSse(port, '/admin/features/events', {
+        host: 'acme.localhost',
+        accept: 'text/event-stream',
+      });
+      expect(forged.status).toBe(401);
+      forged.close();
+    } finally {
+      licensed.acme = acmeFeatures;
+      globex.close();
+    }
+    // Closing the app ends the streams still open (a stream never ends by itself).
+    await app.close();
+    await acme.ended;
+  });
+});
+
+describe('GET /admin/users/me', () => {
+  let fleet: TestFleet;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  const secret = testSecrets().JWT_SECRET;
+  const tokenFor = async (tenant: string, userId: string, authIdentityId: string) =>
+    signActorToken(
+      tenantJwtSecret(secret, tenant),
+      {
+        actor_id: userId,
+        actor_type: 'user',
+        auth_identity_id: authIdentityId,
+        app_metadata: { user_id: userId },
+      },
+      3600,
+    );
+  const adminOf = async (tenant: string) => {
+    const db = fleet.databases.commerce((await fleet.registry.get(tenant))!);
+    return (
+      await sql<{ user_id: string; auth_identity_id: string }>`
+        select u.id as user_id, ai.id as auth_identity_id from "user" u
+        join auth_identity ai on ai.app_metadata->>'user_id' = u.id where u.email = ${demoAdmin.email}`.execute(
+        db,
+      )
+    ).rows[0]!;
+  };
+
+  beforeAll(async () => {
+    fleet = await createTestFleet([{ id: 'acme' }, { id: 'globex' }]);
+    await seedAdminUsers({
+      registry: fleet.registry,
+      databases: fleet.databases,
+      log: () => {},
+    } as unknown as SeedContext);
+    app = await buildApp(
+      {
+        registry: fleet.registry,
+        databases: fleet.databases,
+        licenses: { ...staticFeatureSource({}), start: async () => {}, close: async () => {} },
+      },
+      loadConfig({ ...testSecrets(), LOG_LEVEL: 'silent', ADMIN_WEB_DIST: '/nonexistent' }),
+    );
+    useActorCheck(app, commerceActorCheck(fleet.databases));
+  });
+  afterAll(async () => {
+    await app?.close();
+    await fleet?.cleanup();
+  });
+
+  it('answers the signed-in user; no token, another tenant’s token or a deleted user is a 401', async () => {
+    const acme = await adminOf('acme');
+    const token = await tokenFor('acme', acme.user_id, acme.auth_identity_id);
+    const me = (headers: Record<string, string>) => app.inject({ url: '/admin/users/me', headers });
+    const ok = await me({ ...viaProxy('acme.localhost'), authorization: `Bearer ${token}` });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({
+      user: { id: acme.user_id, email: demoAdmin.email, first_name: 'Demo', last_name: 'Admin' },
+    });
+
+    expect((await me(viaProxy('acme.localhost'))).statusCode).toBe(401);
+    const crossed = await me({ ...viaProxy('globex.localhost'), authorization: `Bearer ${token}` });
+    expect(crossed.statusCode).toBe(401);
+
+    const db = fleet.databases.commerce((await fleet.registry.get('acme'))!);
+    await sql`update "user" set deleted_at = now() where id = ${acme.user_id}`.execute(db);
+    const gone = await me({ ...viaProxy('acme.localhost'), authorization: `Bearer ${token}` });
+    expect(gone.statusCode).toBe(401);
+    expect(gone.json()).toMatchObject({ type: 'unauthorized' });
   });
 });
