@@ -115,6 +115,27 @@ export const queueCatalog = {
     backoffMs: 1_000,
     timeoutMs: 60_000,
   },
+  // Storefront account deletion: a customer's personal data is anonymised a configured number of
+  // days after the soft delete (a delayed job per deletion, and a daily sweep for any job that
+  // was lost). asOf (ISO time) lets an operator or a test run them as of another moment; only a
+  // deletion older than the grace period is ever anonymised.
+  'customer-accounts': {
+    jobs: {
+      'customer.anonymise': z.object({
+        tenantId,
+        customerId: z.string().min(1).max(100),
+        asOf: z.string().datetime().optional(),
+      }),
+      'customers.anonymise-due': z.object({
+        tenantId: tenantId.optional(),
+        asOf: z.string().datetime().optional(),
+      }),
+    },
+    attempts: 10,
+    backoffMs: 60_000,
+    // The daily sweep may walk every tenant.
+    timeoutMs: 10 * 60_000,
+  },
   documents: {
     jobs: { 'quotations.expire': z.object({ tenantId: tenantId.optional() }) },
     attempts: 3,

@@ -7,6 +7,8 @@ import { emailpassRoutes, type PasswordSyncTrigger } from './admin/emailpass.rou
 import { sessionRoutes } from './admin/session.routes';
 import { tokenRefreshRoutes } from './admin/token-refresh.routes';
 import type { Config } from './config';
+import { accountRoutes } from './customer/account.routes';
+import { scheduleAnonymiseSweep, startAccountWorker } from './customer/anonymise.worker';
 import { customerAuthRoutes } from './customer/customer-auth.routes';
 import { BackgroundTasks } from './shared/background';
 import { queuedMailer, startMailWorker } from './shared/mail-queue';
@@ -45,6 +47,19 @@ export async function buildApp(deps: Deps, config: Config) {
   const mailWorker = workerRedis
     ? startMailWorker(smtp, { connection: workerRedis, prefix: config.REDIS_PREFIX })
     : null;
+  // Anonymises deleted storefront accounts after their grace period (delayed jobs, daily sweep).
+  const accountRedis = config.ACCOUNT_WORKER ? createRedis(config.REDIS_URL, { forWorker: true }) : null;
+  const accountWorker = accountRedis
+    ? startAccountWorker(
+        {
+          registry: deps.registry,
+          databases: deps.databases,
+          afterDays: config.ACCOUNT_ANONYMISE_AFTER_DAYS,
+          log: app.log,
+        },
+        { connection: accountRedis, prefix: config.REDIS_PREFIX },
+      )
+    : null;
   const background = new BackgroundTasks(app.log);
   let dummy: Promise<string> | undefined;
   const authDeps: AuthDeps = {
@@ -75,19 +90,23 @@ export async function buildApp(deps: Deps, config: Config) {
   tokenRefreshRoutes(app, authDeps);
   sessionRoutes(app, authDeps);
   customerAuthRoutes(app, authDeps);
+  await app.register(accountRoutes, { deps: authDeps, queue });
 
   app.addReadinessCheck('redis', async () => {
     await redis.ping();
   });
   app.addHook('onReady', async () => {
     void authDeps.dummyHash();
+    if (accountWorker) await scheduleAnonymiseSweep(queue);
   });
   app.addHook('onClose', async () => {
     await background.drain();
     await mailWorker?.close();
+    await accountWorker?.close();
     await queue.close();
     smtp.close();
     workerRedis?.disconnect();
+    accountRedis?.disconnect();
     redis.disconnect();
   });
   return app;

@@ -1,4 +1,5 @@
 import { assertionEnv, env, httpEnv, jwtEnv, loadEnv, redisEnv, ServicePorts, smtpEnv } from '@aplt/config';
+import { z } from 'zod';
 
 export const configShape = {
   PORT: env.port(ServicePorts['auth']),
@@ -23,6 +24,11 @@ export const configShape = {
   LOGIN_RATE_WINDOW_SECONDS: env.int(60),
   // Run the mail worker (queue `mail` -> SMTP) in this process; off where a dedicated one runs.
   MAIL_WORKER: env.bool(true),
+  // A deleted storefront account's personal data is anonymised this many days after the soft
+  // delete (spec 1: 30); documents keep their own copies.
+  ACCOUNT_ANONYMISE_AFTER_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
+  // Run the account worker (queue `customer-accounts`: anonymisation) in this process.
+  ACCOUNT_WORKER: env.bool(true),
 };
 
 export type Config = ReturnType<typeof loadConfig>;
