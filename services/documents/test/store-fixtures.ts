@@ -49,7 +49,7 @@ export function adminClient(app: App, host: string, tenantId: string) {
       headers: { ...viaProxy(host), authorization: `Bearer ${token}` },
     });
     if (res.statusCode >= 400) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
-    return res.headers['content-type']?.includes('json') ? res.json() : res.rawPayload;
+    return String(res.headers['content-type'] ?? '').includes('json') ? res.json() : res.rawPayload;
   };
 }
 
