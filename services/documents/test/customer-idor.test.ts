@@ -16,6 +16,7 @@ import {
   type TestRedis,
   testSecrets,
 } from '@aplt/testing';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
@@ -307,6 +308,82 @@ describe("customer routes: nobody reaches anyone else's records (through the pro
         expect(res.status, `${me.name} on ${host}${path}`).toBe(401);
       }
     }
+  });
+
+  it("takes three large photos through the proxy, and a photo over 5 MB is the service's 413, not a 502", async () => {
+    const admin = adminClient(documents, who.b.host, 'acme');
+    const inv = await invoicedOrder(admin, who.b.apltId, [3]);
+    const line = inv.invoiceLines.find((l) => l.line_type === 'product')!;
+    const data = JSON.stringify({
+      invoice_id: inv.invoiceId,
+      lines: [{ invoice_line_id: line.id, quantity: 1, reason: 'defective' }],
+    });
+    // Noise does not compress: about 4 MB each, 13 MB in all, far above the proxy's old 2 MiB.
+    const big = await sharp({
+      create: {
+        width: 1800,
+        height: 1800,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 60 },
+      },
+    })
+      .jpeg({ quality: 100 })
+      .toBuffer();
+    expect(big.length).toBeGreaterThan(3 * 1024 * 1024);
+    expect(big.length).toBeLessThanOrEqual(5 * 1024 * 1024);
+    const three = formBody([
+      { name: 'data', value: data },
+      ...[1, 2, 3].map((i) => ({
+        name: 'photos',
+        filename: `${i}.jpg`,
+        contentType: 'image/jpeg',
+        data: big,
+      })),
+    ]);
+    const ok = await call(who.b, 'POST', '/store/aplt/returns', three.body, {
+      'content-type': three.contentType,
+    });
+    expect(ok.status, ok.text()).toBe(201);
+    expect(ok.json().photos).toHaveLength(3);
+    const tooBig = formBody([
+      { name: 'data', value: data },
+      {
+        name: 'photos',
+        filename: 'x.jpg',
+        contentType: 'image/jpeg',
+        data: Buffer.concat([big, Buffer.alloc(5 * 1024 * 1024 - big.length + 1)]),
+      },
+    ]);
+    const refused = await call(who.b, 'POST', '/store/aplt/returns', tooBig.body, {
+      'content-type': tooBig.contentType,
+    });
+    expect(refused.status).toBe(413);
+    expect(refused.json()).toMatchObject({ type: 'payload_too_large', field: 'photos[0]' });
+  });
+
+  it('takes an avatar of exactly 2 MB through the proxy', async () => {
+    const noise = await sharp({
+      create: {
+        width: 1000,
+        height: 1000,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 60 },
+      },
+    })
+      .jpeg({ quality: 100 })
+      .toBuffer();
+    // Bytes after the image's end marker are ignored by decoders: pad to the limit exactly.
+    const exact = Buffer.concat([noise, Buffer.alloc(2 * 1024 * 1024 - noise.length)]);
+    const f = formBody([{ name: 'file', filename: 'me.jpg', contentType: 'image/jpeg', data: exact }]);
+    const res = await call(who.a, 'PUT', '/store/customers/me/avatar', f.body, {
+      'content-type': f.contentType,
+    });
+    expect(res.status, res.text()).toBe(200);
+    expect((await call(who.a, 'GET', '/store/customers/me/avatar')).headers['content-type']).toBe(
+      'image/jpeg',
+    );
   });
 
   it('a deleted account loses every route at once', async () => {
