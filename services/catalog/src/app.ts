@@ -5,9 +5,12 @@ import { aiRoutes } from './ai/ai.routes';
 import type { Config } from './config';
 import { connectorRoutes } from './connectors/connectors.routes';
 import type { CatalogDeps } from './deps';
+import { adminProductRoutes } from './products/admin-product.routes';
 import { queueDashboard } from './queues/queue-dashboard';
 import { storeRoutes } from './store/store.routes';
+import { supplierRoutes } from './suppliers/supplier.routes';
 import { syncRoutes } from './sync/sync.routes';
+import { techniquePricingRoutes } from './techniques/technique-pricing.routes';
 import { startCatalogWorkers } from './workers';
 
 export type Deps = Pick<TenantServiceDeps, 'registry' | 'databases' | 'licenses'> & {
@@ -58,6 +61,9 @@ export async function buildApp(deps: Deps, config: Config) {
   await app.register(connectorRoutes);
   await app.register(syncRoutes);
   await app.register(aiRoutes);
+  await app.register(supplierRoutes);
+  await app.register(techniquePricingRoutes);
+  await app.register(adminProductRoutes);
   await queueDashboard(app, queues);
 
   app.addHook('onClose', async () => {

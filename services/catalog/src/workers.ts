@@ -3,10 +3,11 @@ import { type Redis, startWorker, type WorkerHandle } from '@aplt/queue';
 import type { Config } from './config';
 import { findConnector } from './connectors/connector-registry';
 import { runConnector } from './connectors/connector-run.service';
+import { ProgressTicker, RunProgress } from './connectors/run-progress';
 import { finishRun, getRun, markRunning, updateProgress } from './connectors/sync-run.repository';
 import { syncCommerceCatalog } from './sync/commerce-sync.service';
 import { recordTenantUpdate } from './sync/tenant-registry.repository';
-import { copyCatalog } from './sync/tenant-update.service';
+import { copyCatalog, countCatalogRows } from './sync/tenant-update.service';
 
 export interface WorkerDeps {
   registry: TenantRegistry;
@@ -78,18 +79,25 @@ export function startCatalogWorkers(deps: WorkerDeps): WorkerHandle[] {
         const t = await tenant(p.tenantId);
         const aplt = deps.databases.aplt(t);
         if (!(await markRunning(aplt, p.runId))) return;
+        // Products handled of the sellable total map onto 0-95 %; the rest is removing what is
+        // no longer sellable and the commit.
+        const progress = new RunProgress();
+        const ticker = new ProgressTicker(aplt, p.runId, progress).start();
         try {
+          progress.enter('writing', 0, 95, { unit: 'products', total: null });
+          await ticker.now();
           // The sync calls back after each chunk, inside its transaction: throwing there rolls it back.
           const result = await syncCommerceCatalog(aplt, deps.databases.commerce(t), {
             full: p.full === true,
-            onProgress: (done, total) => {
+            onProgress: async (done, total) => {
               signal.throwIfAborted();
-              return updateProgress(aplt, p.runId, {
-                rowsRead: done,
-                progress: total ? (100 * done) / total : 100,
-              });
+              progress.total = total;
+              progress.done = done;
+              progress.rowsRead = done;
+              if (done >= total) progress.enter('finishing', 95);
             },
           });
+          await ticker.stop();
           await updateProgress(aplt, p.runId, {
             rowsRead: result.products + result.unchanged,
             inserted: result.inserted,
@@ -98,6 +106,7 @@ export function startCatalogWorkers(deps: WorkerDeps): WorkerHandle[] {
           });
           await finishRun(aplt, p.runId, { status: 'succeeded' });
         } catch (err) {
+          await ticker.stop();
           await finishRun(aplt, p.runId, {
             status: isFinal(job) || signal.aborted ? 'failed' : 'queued',
             error: failureOf(err, signal),
@@ -118,25 +127,40 @@ export function startCatalogWorkers(deps: WorkerDeps): WorkerHandle[] {
         const master = deps.databases.aplt(source);
         if (!(await markRunning(master, p.runId))) return;
         const done: Record<string, Record<string, number>> = {};
+        // Catalog rows copied of (rows in the master x targets) map onto 0-99 %.
+        const progress = new RunProgress();
+        const ticker = new ProgressTicker(master, p.runId, progress).start();
         try {
+          await ticker.now();
+          const perTarget = await countCatalogRows(master);
+          progress.enter('writing', 0, 99, { unit: 'rows', total: perTarget * p.targetTenantIds.length });
+          await ticker.now();
           for (const [i, id] of p.targetTenantIds.entries()) {
             signal.throwIfAborted();
             const target = await tenant(id);
+            // Rows of the tables finished before the current one, and of the current one so far.
+            let finished = 0;
+            let current: { table: string; rows: number } | null = null;
             // Called after each chunk inside the target's transaction: throwing rolls that tenant back
             // (tenants finished before stay updated, each is its own transaction).
-            done[id] = await copyCatalog(master, deps.databases.aplt(target), async () =>
-              signal.throwIfAborted(),
-            );
+            done[id] = await copyCatalog(master, deps.databases.aplt(target), async (table, rows) => {
+              signal.throwIfAborted();
+              if (current && current.table !== table) finished += current.rows;
+              current = { table, rows };
+              progress.done = i * perTarget + finished + rows;
+            });
+            progress.done = (i + 1) * perTarget;
             await recordTenantUpdate(master, target);
             await updateProgress(master, p.runId, {
               rowsRead: i + 1,
               inserted: Object.values(done[id] ?? {}).reduce((a, b) => a + b, 0),
-              progress: (100 * (i + 1)) / p.targetTenantIds.length,
               metadata: { done },
             });
           }
+          await ticker.stop();
           await finishRun(master, p.runId, { status: 'succeeded' });
         } catch (err) {
+          await ticker.stop();
           await finishRun(master, p.runId, {
             status: isFinal(job) || signal.aborted ? 'failed' : 'queued',
             error: failureOf(err, signal),

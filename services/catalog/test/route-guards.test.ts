@@ -71,7 +71,7 @@ describe('catalog route guards', () => {
 
   const call = (
     tenant: string,
-    method: 'GET' | 'POST' | 'PUT',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: string,
     opts: { token?: string | null; body?: object } = {},
   ) => {
@@ -85,16 +85,28 @@ describe('catalog route guards', () => {
   };
 
   it('declares a licensed feature on every admin and store route: a tenant without it gets 403 naming it', async () => {
-    const table: Array<[method: 'GET' | 'POST', url: string, feature: FeatureKey]> = [
+    const table: Array<[method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, feature: FeatureKey]> = [
       ['GET', '/store/aplt/products', 'products'],
       ['GET', '/store/aplt/categories', 'products'],
       ['GET', '/admin/connectors/sync', 'connectors'],
       ['POST', '/admin/connectors/sync?connector=01_products', 'connectors'],
+      ['GET', '/admin/connectors/sync/runs', 'connectors'],
       ['GET', '/admin/connectors/sync/runs/1', 'connectors'],
       ['GET', '/admin/connectors/commerce-sync', 'connectors'],
       ['POST', '/admin/connectors/commerce-sync', 'connectors'],
+      ['GET', '/admin/connectors/commerce-sync/runs/1', 'connectors'],
       ['GET', '/admin/tenant-update', 'product_copy'],
       ['POST', '/admin/tenant-update', 'product_copy'],
+      ['GET', '/admin/tenant-update/runs/1', 'product_copy'],
+      ['GET', '/admin/aplt/suppliers', 'suppliers'],
+      ['GET', '/admin/aplt/suppliers/1', 'suppliers'],
+      ['PUT', '/admin/aplt/suppliers/1', 'suppliers'],
+      ['GET', '/admin/aplt/technique-pricing', 'technique_pricing'],
+      ['GET', '/admin/aplt/technique-pricing/1', 'technique_pricing'],
+      ['POST', '/admin/aplt/technique-pricing/1/tiers', 'technique_pricing'],
+      ['PUT', '/admin/aplt/technique-pricing/1/tiers/1', 'technique_pricing'],
+      ['DELETE', '/admin/aplt/technique-pricing/1/tiers/1', 'technique_pricing'],
+      ['GET', '/admin/aplt/products', 'products'],
       ['POST', '/admin/agent/product-search', 'ai_assist'],
       ['POST', '/admin/aplt/ai-generate-lines', 'ai_assist'],
       ['POST', '/admin/aplt/ai-assist', 'ai_assist'],

@@ -6,7 +6,7 @@ import { refreshProductSearch } from '../search/search-index.repository';
 import type { ConnectorName, FeedFormat } from './connector-registry';
 import { defaultFormats, parsersByFormat } from './connector-registry';
 import { copyLine, CopySpool, CopyWriter, type Field } from './copy-writer';
-import { openFeed } from './feed-source';
+import { countBytes, openSizedFeed } from './feed-source';
 import type { PositionRow, PrintRow, ProductRow, StockRow, TechniqueRow } from './feed-rows';
 import {
   type Counts,
@@ -33,6 +33,7 @@ import {
   stagedStockRejects,
   stockStage,
 } from './staged-import.repository';
+import { ProgressTicker, RunProgress } from './run-progress';
 import { addRejects, finishRun, markRunning, supplierFeed, updateProgress } from './sync-run.repository';
 
 export interface RunOptions {
@@ -46,6 +47,8 @@ export interface RunOptions {
   defaultMarginPercent: string;
   /** The run's time limit: aborts the feed download and the transaction (checked at each flush). */
   signal?: AbortSignal | undefined;
+  /** How often the run's progress is written to its row (default PROGRESS_INTERVAL_MS). */
+  progressEveryMs?: number;
 }
 
 type Reject = { rowNumber: number; key?: string | undefined; reason: string; raw: unknown };
@@ -65,6 +68,9 @@ class RunReport {
     private readonly db: Kysely<any>,
     private readonly runId: number,
     private readonly signal?: AbortSignal,
+    readonly progress = new RunProgress(),
+    /** Where the percentage stands once the whole feed is read (the rest is writing). */
+    private readonly readShare = 95,
   ) {}
 
   /** A feed record was read (one record may yield several rows: print data). */
@@ -72,7 +78,13 @@ class RunReport {
     if (rowNumber !== this.lastRow) {
       this.totals.read++;
       this.lastRow = rowNumber;
+      this.progress.rowsRead = this.totals.read;
     }
+  }
+
+  /** The whole feed is read; what is left is writing what it gave. */
+  feedRead(): void {
+    this.progress.enter('writing', this.readShare);
   }
 
   reject(r: Reject): void {
@@ -121,8 +133,13 @@ export async function runConnector(
   log: (msg: string, extra?: object) => void = () => {},
 ): Promise<void> {
   if (!(await markRunning(db, runId))) return;
-  const report = new RunReport(db, runId, opts.signal);
+  // Reading the feed is most of a run; products and stock still write set-based afterwards.
+  const readShare = connector.kind === 'products' ? 85 : connector.kind === 'stock' ? 60 : 95;
+  const progress = new RunProgress();
+  const report = new RunReport(db, runId, opts.signal, progress, readShare);
+  const ticker = new ProgressTicker(db, runId, progress, opts.progressEveryMs).start();
   try {
+    await ticker.now();
     const supplier = await supplierFeed(db, connector.supplier);
     if (!supplier) throw new Error(`Supplier ${connector.supplier} is not configured (aplt_suppliers)`);
     const location = supplier.settings?.feeds?.[connector.kind] as string | undefined;
@@ -131,7 +148,13 @@ export async function runConnector(
     const format = (supplier.feed_format as FeedFormat | null) ?? defaultFormats[connector.supplier];
     const parsers = parsersByFormat[format] ?? parsersByFormat[defaultFormats[connector.supplier]];
     const margin = String(supplier.settings?.margin_percent ?? opts.defaultMarginPercent);
-    const input = await openFeed(location, opts.signal);
+    const feed = await openSizedFeed(location, opts.signal);
+    // Progress while reading: the feed's bytes taken by the reader, of its size when known.
+    progress.enter('reading', 0, readShare, { unit: 'bytes', total: feed.size });
+    const input = countBytes(feed.stream, (bytes) => {
+      progress.done = bytes;
+    });
+    await ticker.now();
     const timing = { write_ms: 0, feed_ms: 0, search_refresh_ms: 0, search_indexed: 0 };
     try {
       await withPgClient(db, (client, conn) =>
@@ -161,21 +184,27 @@ export async function runConnector(
           }
           timing.write_ms = Math.round(performance.now() - start);
           if (connector.kind === 'products') {
+            progress.enter('indexing', 90);
+            await ticker.now();
             const search = await refreshProductSearch(trx);
             timing.search_refresh_ms = search.ms;
             timing.search_indexed = search.indexed;
           }
+          progress.enter('finishing', 97);
+          await ticker.now();
           await report.flush();
           opts.signal?.throwIfAborted(); // past the limit: roll back rather than commit late
         }),
       );
     } finally {
       input.destroy();
+      feed.stream.destroy();
     }
     if (connector.kind === 'products') {
       // Fresh statistics, so the stock and price runs that follow resolve SKUs by index lookups.
       await sql`ANALYZE aplt_products, aplt_product_variants, aplt_skus`.execute(db);
     }
+    await ticker.stop();
     await updateProgress(db, runId, { metadata: timing });
     await finishRun(db, runId, { status: 'succeeded' });
     log('connector run succeeded', { connector: connector.name, runId, ...report.totals, ...timing });
@@ -183,6 +212,7 @@ export async function runConnector(
     // A stopped run reports why it was stopped, not the stream's generic "operation was aborted".
     const cause = opts.signal?.aborted ? opts.signal.reason : err;
     const message = cause instanceof Error ? cause.message : String(cause);
+    await ticker.stop();
     await updateProgress(db, runId, { rowsRead: report.totals.read, inserted: 0, updated: 0 }).catch(
       () => {},
     );
@@ -224,6 +254,7 @@ async function stageRows<T>(
       await report.flush();
     }
   }
+  report.feedRead();
   return staged;
 }
 
@@ -511,6 +542,7 @@ async function importBatched(
     else batch.push(parsed);
     if (batch.length >= batchSize) await flush();
   }
+  report.feedRead();
   await flush();
 }
 

@@ -4,25 +4,13 @@ import { masterTenant } from '../deps';
 import { requireMasterAdmin } from '../master-admin';
 import { connectors, defaultFormats, findConnector } from './connector-registry';
 import { startRun } from './run-start.service';
-import { getRun, latestRuns, listRejects, type SyncRun } from './sync-run.repository';
+import { runSchema } from './run.schemas';
+import { toRun } from './run-view';
+import { getRun, latestRuns, listRejects, listRuns } from './sync-run.repository';
+import { errorResponses } from '../shared/error-responses';
+import { pageOf, pageQuery, recordIdParam } from '../shared/paging';
 
-export const runSchema = z.object({
-  id: z.number(),
-  connector: z.string(),
-  status: z.enum(['queued', 'running', 'succeeded', 'failed']),
-  job_id: z.string().nullable(),
-  rows_read: z.number(),
-  rows_inserted: z.number(),
-  rows_updated: z.number(),
-  rows_rejected: z.number(),
-  progress: z.string().nullable(),
-  error: z.string().nullable(),
-  metadata: z.record(z.string(), z.unknown()),
-  queued_at: z.date(),
-  started_at: z.date().nullable(),
-  finished_at: z.date().nullable(),
-});
-export const toRun = (r: SyncRun) => runSchema.parse(r);
+export { runSchema, toRun };
 
 /**
  * Connector runs: listed with their last run; started through the queue, one at a time each.
@@ -142,12 +130,41 @@ export async function connectorRoutes(app: App) {
   );
 
   app.get(
+    '/admin/connectors/sync/runs',
+    {
+      ...guard,
+      schema: {
+        querystring: pageQuery.extend({
+          /** One connector (`01_products`), or every supplier connector. */
+          connector: z.string().max(50).optional(),
+          status: z.enum(['queued', 'running', 'succeeded', 'failed']).optional(),
+        }),
+        response: { ...errorResponses, 200: pageOf(runSchema) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      if (q.connector !== undefined && !findConnector(q.connector))
+        throw notFound(`Unknown connector ${q.connector}`, { connector: q.connector });
+      const db = app.catalogDeps.databases.aplt(await master());
+      const { rows, count } = await listRuns(db, {
+        connectors: q.connector !== undefined ? [q.connector] : connectors.map((c) => c.name),
+        status: q.status,
+        limit: q.limit,
+        offset: q.offset,
+      });
+      return { data: rows.map(toRun), count, limit: q.limit, offset: q.offset };
+    },
+  );
+
+  app.get(
     '/admin/connectors/sync/runs/:id',
     {
       ...guard,
       schema: {
-        params: z.object({ id: z.coerce.number().int().positive() }),
+        params: recordIdParam,
         response: {
+          ...errorResponses,
           200: z.object({
             run: runSchema,
             rejects: z.array(

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { addAbortSignal, Readable } from 'node:stream';
+import { addAbortSignal, pipeline, Readable, Transform } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
 /**
@@ -10,6 +10,18 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
  * that trickles bytes cannot hold a run past its limit.
  */
 export async function openFeed(location: string, signal?: AbortSignal): Promise<Readable> {
+  return (await openSizedFeed(location, signal)).stream;
+}
+
+/**
+ * openFeed, with the feed's size in bytes when it is known before reading: a file's size, or an
+ * HTTP response's Content-Length when the body is not compressed (fetch unpacks a compressed body,
+ * so its length is not what is read). Connector runs report their progress against it.
+ */
+export async function openSizedFeed(
+  location: string,
+  signal?: AbortSignal,
+): Promise<{ stream: Readable; size: number | null }> {
   signal?.throwIfAborted();
   if (/^https?:\/\//i.test(location)) {
     // A supplier host that never answers must fail the run, not hold it (and its slot) forever;
@@ -31,11 +43,36 @@ export async function openFeed(location: string, signal?: AbortSignal): Promise<
     if (!res.ok || !res.body) {
       throw new Error(`Feed ${location} answered HTTP ${res.status}`);
     }
-    return withSignal(Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>), signal);
+    const length = Number(res.headers.get('content-length') ?? Number.NaN);
+    const encoded = (res.headers.get('content-encoding') ?? 'identity') !== 'identity';
+    return {
+      stream: withSignal(Readable.fromWeb(res.body as unknown as WebReadableStream<Uint8Array>), signal),
+      size: Number.isSafeInteger(length) && length > 0 && !encoded ? length : null,
+    };
   }
   const path = location.startsWith('file://') ? new URL(location).pathname : location;
-  await stat(path); // a missing file fails the run with a clear message, before anything is written
-  return withSignal(createReadStream(path, { highWaterMark: 256 * 1024 }), signal);
+  const file = await stat(path); // a missing file fails the run with a clear message, before anything is written
+  return {
+    stream: withSignal(createReadStream(path, { highWaterMark: 256 * 1024 }), signal),
+    size: file.size > 0 ? file.size : null,
+  };
+}
+
+/**
+ * The same bytes, counted as the reader takes them (`onBytes` gets the running total). Errors of
+ * the source (a cut connection, the run's time limit) reach the reader unchanged.
+ */
+export function countBytes(source: Readable, onBytes: (total: number) => void): Readable {
+  let total = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      total += chunk.length;
+      onBytes(total);
+      done(null, chunk);
+    },
+  });
+  pipeline(source, counted, () => {});
+  return counted;
 }
 
 function withSignal(stream: Readable, signal: AbortSignal | undefined): Readable {

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from '@aplt/db';
+import type { ProgressSnapshot } from './run-progress';
 
 export interface SyncRun {
   id: number;
@@ -87,6 +88,24 @@ export async function updateProgress(
     .execute();
 }
 
+/**
+ * A working run's progress (see run-progress.ts): the percentage only ever grows, and a run that
+ * is no longer running is left alone, so a late write never undoes the final state.
+ */
+export async function writeProgress(db: Kysely<any>, id: number, p: ProgressSnapshot): Promise<void> {
+  const progress = { phase: p.phase, done: p.done, total: p.total, unit: p.unit };
+  await db
+    .updateTable('aplt_connector_sync')
+    .set({
+      progress: sql`greatest(coalesce(progress, 0), ${p.percent.toFixed(2)}::numeric)`,
+      ...(p.rowsRead !== undefined ? { rows_read: p.rowsRead } : {}),
+      metadata: sql`metadata || jsonb_build_object('progress', ${JSON.stringify(progress)}::jsonb)`,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .execute();
+}
+
 export async function finishRun(
   db: Kysely<any>,
   id: number,
@@ -120,6 +139,20 @@ export async function latestRuns(db: Kysely<any>, names: string[]): Promise<Map<
     .orderBy('id', 'desc')
     .execute()) as SyncRun[];
   return new Map(rows.map((r) => [r.connector, r]));
+}
+
+/** Runs of the named connectors, newest first, a page at a time, with the count of all of them. */
+export async function listRuns(
+  db: Kysely<any>,
+  f: { connectors: string[]; status?: SyncRun['status'] | undefined; limit: number; offset: number },
+): Promise<{ rows: SyncRun[]; count: number }> {
+  let q = db.selectFrom('aplt_connector_sync').where('connector', 'in', f.connectors);
+  if (f.status) q = q.where('status', '=', f.status);
+  const [rows, total] = await Promise.all([
+    q.selectAll().orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as SyncRun[], count: Number(total.n) };
 }
 
 export async function addRejects(

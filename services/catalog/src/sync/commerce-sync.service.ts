@@ -40,6 +40,7 @@ export type CommerceSyncResult = {
 export interface CommerceSyncOptions {
   /** Rewrite every product, whatever the fingerprints say (repairs edits made in the shop). */
   full?: boolean;
+  /** Products handled (written or found unchanged) of the sellable total, after each chunk; inside the transaction. */
   onProgress?: (done: number, total: number) => Promise<void>;
 }
 
@@ -104,6 +105,8 @@ export async function syncCommerceCatalog(
           out.inserted += written.inserted;
           out.variants += written.variants;
           out.prices += written.prices;
+          // After each chunk as well as each scan: a large first sync reports as it goes.
+          await onProgress(out.products + out.unchanged, total);
         },
       );
       await onProgress(out.products + out.unchanged, total);

@@ -2,7 +2,9 @@ import { type App, notFound, requireActor, unprocessable } from '@aplt/http';
 import { z } from 'zod';
 import { runSchema, toRun } from '../connectors/connectors.routes';
 import { startRun } from '../connectors/run-start.service';
-import { latestRuns, type SyncRun } from '../connectors/sync-run.repository';
+import { getRun, latestRuns, type SyncRun } from '../connectors/sync-run.repository';
+import { errorResponses } from '../shared/error-responses';
+import { recordIdParam } from '../shared/paging';
 import { requireMasterAdmin } from '../master-admin';
 import { lastUpdates } from './tenant-registry.repository';
 
@@ -65,6 +67,35 @@ export async function syncRoutes(app: App) {
           ),
       );
       return reply.code(202).send({ job_id: jobId, run_id: run.id, state: 'queued' as const });
+    },
+  );
+
+  // One commerce-sync run of this tenant, for a progress bar that follows the run it started.
+  app.get(
+    '/admin/connectors/commerce-sync/runs/:id',
+    {
+      ...guard,
+      schema: { params: recordIdParam, response: { ...errorResponses, 200: z.object({ run: runSchema }) } },
+    },
+    async (request) => {
+      const run = await getRun(app.catalogDeps.databases.aplt(request.tenant), request.params.id);
+      if (!run || run.connector !== COMMERCE)
+        throw notFound(`Commerce-sync run ${request.params.id} not found`);
+      return { run: toRun(run) };
+    },
+  );
+
+  app.get(
+    '/admin/tenant-update/runs/:id',
+    {
+      ...masterOnly,
+      schema: { params: recordIdParam, response: { ...errorResponses, 200: z.object({ run: runSchema }) } },
+    },
+    async (request) => {
+      const run = await getRun(app.catalogDeps.databases.aplt(request.tenant), request.params.id);
+      if (!run || run.connector !== TENANT_UPDATE)
+        throw notFound(`Tenant-update run ${request.params.id} not found`);
+      return { run: toRun(run) };
     },
   );
 

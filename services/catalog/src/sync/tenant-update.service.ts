@@ -34,6 +34,15 @@ async function writableColumns(db: Kysely<any>, table: string): Promise<string[]
   return r.rows.map((x) => x.attname);
 }
 
+/** Rows of the catalog tables in `source`: what one target's update copies (for its progress). */
+export async function countCatalogRows(source: Kysely<any>): Promise<number> {
+  const r = await sql<{ n: number }>`SELECT (${sql.join(
+    catalogTables.map((t) => sql`(SELECT count(*) FROM ${sql.table(t)})`),
+    sql` + `,
+  )})::bigint AS n`.execute(source);
+  return Number(r.rows[0]?.n ?? 0);
+}
+
 /** Copies the catalog in one transaction per target: a failed update leaves the tenant as it was. */
 export async function copyCatalog(
   source: Kysely<any>,
