@@ -95,15 +95,13 @@ export function startAccountWorker(
 
 /** Daily at 03:15 (idempotent upsert of the scheduler). */
 export async function scheduleAnonymiseSweep(queue: QueueClient): Promise<void> {
-  await queue
-    .queue('customer-accounts')
-    .upsertJobScheduler(
-      'customers.anonymise-due.daily',
-      { pattern: '15 3 * * *' },
-      {
-        name: 'customers.anonymise-due',
-        data: {},
-        opts: { attempts: 3, backoff: { type: 'exponential', delay: 60_000 } },
-      },
-    );
+  await queue.queue('customer-accounts').upsertJobScheduler(
+    'customers.anonymise-due.daily',
+    { pattern: '15 3 * * *' },
+    {
+      name: 'customers.anonymise-due',
+      data: {},
+      opts: { attempts: 3, backoff: { type: 'exponential', delay: 60_000 } },
+    },
+  );
 }
