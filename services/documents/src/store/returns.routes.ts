@@ -1,4 +1,4 @@
-import { type App, badRequest, badStringPath } from '@aplt/http';
+import { type App, badRequest, badStringPath, unprocessable } from '@aplt/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { apltDb, commerceDb, type DocumentsContext } from '../shared/context';
@@ -88,13 +88,18 @@ export function registerReturnRoutes(
       }
       const images = [];
       for (const [i, file] of form.files.entries()) {
-        images.push(
-          await checkImage(file, {
-            label: `photos[${i}]`,
-            maxPixels: MAX_PHOTO_PIXELS,
-            maxSide: STORED_PHOTO_SIDE,
-          }),
-        );
+        const image = await checkImage(file, {
+          label: `photos[${i}]`,
+          maxPixels: MAX_PHOTO_PIXELS,
+          maxSide: STORED_PHOTO_SIDE,
+        });
+        // Re-encoding rarely grows a file, but a tightly optimised PNG can: the stored limit holds too.
+        if (image.data.length > MAX_PHOTO_BYTES) {
+          throw unprocessable(`photos[${i}] is larger than ${MAX_PHOTO_BYTES} bytes once re-encoded`, {
+            field: `photos[${i}]`,
+          });
+        }
+        images.push(image);
       }
       const aplt = apltDb(ctx, request);
       const { view, brandId } = await createReturn(
