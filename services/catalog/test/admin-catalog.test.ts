@@ -543,6 +543,26 @@ describe('catalog: suppliers, technique pricing and the admin product search', (
       expect(
         (await call('master', 'DELETE', `/admin/aplt/technique-pricing/${ids.zeef}/tiers/abc`)).status,
       ).toBe(400);
+      // Every change is in the audit log with who made it; refused ones are not.
+      const audit = await sql<{
+        action: string;
+        actor: string;
+        entity_id: string;
+      }>`SELECT action, actor, entity_id
+        FROM aplt_audit_log WHERE entity_type IN ('technique_pricing', 'supplier') ORDER BY id`.execute(
+        masterDb,
+      );
+      expect(audit.rows.map((r) => r.action)).toEqual([
+        'supplier.update',
+        'supplier.update',
+        'technique_pricing.add',
+        'technique_pricing.add',
+        'technique_pricing.add',
+        'technique_pricing.update',
+        'technique_pricing.update',
+        'technique_pricing.delete',
+      ]);
+      expect(audit.rows.at(-1)).toMatchObject({ actor: 'user_x', entity_id: String(small.id) });
     });
   });
 

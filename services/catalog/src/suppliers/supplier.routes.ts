@@ -2,6 +2,7 @@ import type { App } from '@aplt/http';
 import type { FastifyRequest } from 'fastify';
 import { masterTenant } from '../deps';
 import { requireMasterAdmin } from '../master-admin';
+import { auditActor } from '../shared/audit.repository';
 import { errorResponses } from '../shared/error-responses';
 import { recordIdParam } from '../shared/paging';
 import { requireActor } from '@aplt/http';
@@ -52,6 +53,12 @@ export async function supplierRoutes(app: App) {
       },
     },
     async (request) =>
-      service.updateSupplier(dbs(request), await masterDb(), request.params.id, request.body),
+      service.updateSupplier(
+        dbs(request),
+        await masterDb(),
+        request.params.id,
+        request.body,
+        auditActor(request),
+      ),
   );
 }

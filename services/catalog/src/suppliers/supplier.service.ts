@@ -3,6 +3,7 @@ import { conflict, notFound } from '@aplt/http';
 import { connectors, defaultFormats, type SupplierCode } from '../connectors/connector-registry';
 import { toRun } from '../connectors/run-view';
 import { latestRuns, type SyncRun } from '../connectors/sync-run.repository';
+import { type AuditActor, writeAudit } from '../shared/audit.repository';
 import type { UpdateSupplierInput } from './supplier.schemas';
 import * as repo from './supplier.repository';
 
@@ -92,6 +93,7 @@ export async function updateSupplier(
   masterDb: Kysely<any> | null,
   id: number,
   input: UpdateSupplierInput,
+  who: AuditActor,
 ) {
   await db.transaction().execute(async (trx) => {
     const current = await repo.findSupplier(trx, id, true);
@@ -105,6 +107,12 @@ export async function updateSupplier(
       });
     const { expected_updated_at: _e, ...values } = input;
     await repo.updateSupplier(trx, id, values);
+    await writeAudit(trx, who, {
+      action: 'supplier.update',
+      entity_type: 'supplier',
+      entity_id: id,
+      changes: values,
+    });
   });
   return loadSupplier(db, masterDb, id, true);
 }

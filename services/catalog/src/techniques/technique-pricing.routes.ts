@@ -2,6 +2,7 @@ import { type App, requireActor } from '@aplt/http';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requireMasterAdmin } from '../master-admin';
+import { auditActor } from '../shared/audit.repository';
 import { errorResponses } from '../shared/error-responses';
 import { recordIdParam } from '../shared/paging';
 import {
@@ -53,7 +54,9 @@ export async function techniquePricingRoutes(app: App) {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await service.addTier(db(request), request.params.id, request.body)),
+      reply
+        .code(201)
+        .send(await service.addTier(db(request), request.params.id, request.body, auditActor(request))),
   );
 
   app.put(
@@ -63,14 +66,20 @@ export async function techniquePricingRoutes(app: App) {
       schema: { params: tierParams, body: updateTierBody, response: { ...errorResponses, 200: tierResult } },
     },
     async (request) =>
-      service.updateTier(db(request), request.params.id, request.params.tierId, request.body),
+      service.updateTier(
+        db(request),
+        request.params.id,
+        request.params.tierId,
+        request.body,
+        auditActor(request),
+      ),
   );
 
   app.delete(
     '/admin/aplt/technique-pricing/:id/tiers/:tierId',
     { ...write, schema: { params: tierParams, response: { ...errorResponses, 204: z.null() } } },
     async (request, reply) => {
-      await service.removeTier(db(request), request.params.id, request.params.tierId);
+      await service.removeTier(db(request), request.params.id, request.params.tierId, auditActor(request));
       return reply.code(204).send(null);
     },
   );

@@ -1,5 +1,6 @@
 import { isCheckViolation, isUniqueViolation, type Kysely } from '@aplt/db';
 import { conflict, notFound, unprocessable } from '@aplt/http';
+import { type AuditActor, writeAudit } from '../shared/audit.repository';
 import type { CreateTierInput, UpdateTierInput } from './technique-pricing.schemas';
 import * as repo from './technique-pricing.repository';
 
@@ -90,7 +91,7 @@ async function checkOverlap(
     );
 }
 
-export async function addTier(db: Kysely<any>, techniqueId: number, input: CreateTierInput) {
+export async function addTier(db: Kysely<any>, techniqueId: number, input: CreateTierInput, who: AuditActor) {
   try {
     const tier = await db.transaction().execute(async (trx) => {
       // The technique row serialises writers of its scales, so two overlapping ones cannot both pass.
@@ -112,7 +113,14 @@ export async function addTier(db: Kysely<any>, techniqueId: number, input: Creat
         valid_until: input.valid_until ?? null,
       };
       await checkOverlap(trx, values);
-      return repo.insertTier(trx, values);
+      const tier = await repo.insertTier(trx, values);
+      await writeAudit(trx, who, {
+        action: 'technique_pricing.add',
+        entity_type: 'technique_pricing',
+        entity_id: tier.id,
+        changes: values,
+      });
+      return tier;
     });
     return { tier, technique: await loadTechnique(db, techniqueId, true) };
   } catch (err) {
@@ -125,6 +133,7 @@ export async function updateTier(
   techniqueId: number,
   tierId: number,
   input: UpdateTierInput,
+  who: AuditActor,
 ) {
   try {
     const tier = await db.transaction().execute(async (trx) => {
@@ -162,7 +171,14 @@ export async function updateTier(
         tierId,
       );
       if (Object.keys(values).length === 0) return current;
-      return repo.updateTier(trx, tierId, values);
+      const tier = await repo.updateTier(trx, tierId, values);
+      await writeAudit(trx, who, {
+        action: 'technique_pricing.update',
+        entity_type: 'technique_pricing',
+        entity_id: tierId,
+        changes: values,
+      });
+      return tier;
     });
     return { tier, technique: await loadTechnique(db, techniqueId, true) };
   } catch (err) {
@@ -170,12 +186,18 @@ export async function updateTier(
   }
 }
 
-export async function removeTier(db: Kysely<any>, techniqueId: number, tierId: number) {
+export async function removeTier(db: Kysely<any>, techniqueId: number, tierId: number, who: AuditActor) {
   await db.transaction().execute(async (trx) => {
     if (!(await repo.findTechnique(trx, techniqueId, true)))
       throw notFound(`Technique ${techniqueId} not found`);
-    if (!(await repo.findTier(trx, techniqueId, tierId)))
-      throw notFound(`Scale ${tierId} of technique ${techniqueId} not found`);
+    const tier = await repo.findTier(trx, techniqueId, tierId);
+    if (!tier) throw notFound(`Scale ${tierId} of technique ${techniqueId} not found`);
     await repo.deleteTier(trx, tierId);
+    await writeAudit(trx, who, {
+      action: 'technique_pricing.delete',
+      entity_type: 'technique_pricing',
+      entity_id: tierId,
+      changes: tier,
+    });
   });
 }
