@@ -127,7 +127,7 @@ async function seedMasterData(db: Kysely<any>, tenantName: string) {
       key: 'franco_limit',
       value: '750.00',
       value_type: 'number',
-      description: 'Shipping is free at or above this order value (excl. VAT)',
+      description: 'Shipping is free above this order value (excl. VAT)',
     },
     {
       key: 'shipping_cost_default',
