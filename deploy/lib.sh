@@ -85,3 +85,28 @@ ensure_node_modules() {
     touch "$stamp"
   fi
 }
+
+# The staff admin panel (services/admin/web): Vite builds it to dist/, the admin service serves it
+# under /app. Stale when dist is missing or older than any of its files or the lockfile.
+ADMIN_WEB_DIR=services/admin/web
+admin_web_stale() {
+  local index=$ADMIN_WEB_DIR/dist/index.html
+  [ -f "$index" ] || return 0
+  [ pnpm-lock.yaml -nt "$index" ] && return 0
+  [ -n "$(find "$ADMIN_WEB_DIR" \( -path "$ADMIN_WEB_DIR/node_modules" -o -path "$ADMIN_WEB_DIR/dist" \) -prune \
+    -o -type f -newer "$index" -print -quit)" ]
+}
+
+build_admin_web() {
+  log "building the admin panel (services/admin/web)"
+  mkdir -p .run
+  if ! pnpm_cmd --filter @aplt/admin-web build >.run/admin-web-build.log 2>&1; then
+    cat .run/admin-web-build.log >&2
+    echo "the admin panel did not build (log: .run/admin-web-build.log)" >&2
+    return 1
+  fi
+}
+
+ensure_admin_web() {
+  if admin_web_stale; then build_admin_web; fi
+}

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Quick start, command 1: installs what is missing, migrates, seeds the demo tenants and users,
-# starts every service and the proxy, and prints the URLs and demo credentials. Ctrl-C stops it.
+# Quick start, command 1: installs what is missing, builds the admin panel when it is missing or
+# stale, migrates, seeds the demo tenants and users, starts every service and the proxy, and
+# prints the URLs and demo credentials. Ctrl-C stops it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source deploy/lib.sh
 ensure_system_packages
 ensure_servers
 ensure_node_modules
+ensure_admin_web
 exec node --import tsx deploy/fleet/main.ts "$@"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Quick start, command 2: lint, type-check, generated-config drift check, then every test.
+# Quick start, command 2: lint, type-check, generated-config drift check, the admin panel's build,
+# then every test (the panel's browser tests run against that build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source deploy/lib.sh
@@ -11,6 +12,7 @@ log "lint and type-check"
 pnpm_cmd exec turbo run //#lint //#typecheck --output-logs=errors-only
 log "generated proxy configuration is current"
 pnpm_cmd exec tsx proxy/src/cli.ts --check
+build_admin_web
 log "tests"
 mkdir -p .run
 status=0

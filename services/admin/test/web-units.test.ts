@@ -5,7 +5,12 @@ import { nl } from '../web/src/i18n/translations/nl';
 import { errorMessage } from '../web/src/lib/api-error';
 import { formatDate, formatMoney, formatPercent } from '../web/src/lib/format';
 import { loginPath, safeRedirect } from '../web/src/lib/session';
-import { sidebarGroups, sidebarItems, visibleSections } from '../web/src/navigation/sidebar-items';
+import {
+  featuresWithoutItem,
+  sidebarGroups,
+  sidebarItems,
+  visibleSections,
+} from '../web/src/navigation/sidebar-items';
 
 /** Every leaf key of a nested texts object, as `a.b.c`. */
 function keys(obj: object, prefix = ''): string[] {
@@ -22,6 +27,14 @@ describe('the admin panel’s tables of facts', () => {
     expect(sidebarItems.map((i) => ({ id: i.id, feature: i.feature, group: i.group }))).toEqual(catalog);
     expect([...sidebarGroups]).toEqual([...new Set(featureCatalog.map((f) => f.group))]);
     expect(new Set(sidebarItems.map((i) => i.path)).size).toBe(sidebarItems.length);
+    // With the features that have no page, the panel knows the whole catalog (the licenses page).
+    expect(featuresWithoutItem.map((f) => ({ feature: f.feature, group: f.group }))).toEqual(
+      featureCatalog.filter((f) => f.sidebar === null).map((f) => ({ feature: f.key, group: f.group })),
+    );
+    for (const f of featuresWithoutItem) {
+      expect(nl.licenses.features[f.label]).toBeTruthy();
+      expect(en.licenses.features[f.label]).toBeTruthy();
+    }
   });
 
   it('leaves out groups without a visible item (spec 2, consumption rule 4)', () => {

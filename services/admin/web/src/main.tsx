@@ -14,13 +14,23 @@ import { routeMap } from './router/route-map';
 
 const router = createBrowserRouter(routeMap, { basename: '/app' });
 
-// A 401 from any call: drop the token and the cached data, sign in again, come back here.
+// A 401 from any call: sign in again and come back here. The token and the cached data go once
+// the sign-in page is showing (dropped earlier, the protected pages would redirect on their own
+// and lose the "session expired" note).
+let expiring = false;
 onSessionExpired(() => {
   const { pathname, search } = router.state.location;
-  if (pathname === '/login') return;
-  void sdk.client.clearToken();
-  queryClient.clear();
-  void router.navigate(loginPath(pathname + search, true), { replace: true });
+  if (expiring || pathname === '/login') return;
+  expiring = true;
+  void router
+    .navigate(loginPath(pathname + search, true), { replace: true })
+    .then(async () => {
+      await sdk.client.clearToken();
+      queryClient.clear();
+    })
+    .finally(() => {
+      expiring = false;
+    });
 });
 
 createRoot(document.getElementById('root')!).render(

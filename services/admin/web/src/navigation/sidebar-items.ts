@@ -255,4 +255,16 @@ export function visibleSections(visibleIds: readonly string[]) {
     .filter((s) => s.items.length > 0);
 }
 
+/** The catalog's features that have no page of their own (add-ons and dunning), in catalog order. */
+export const featuresWithoutItem = [
+  { feature: 'dunning', group: 'sales', label: 'dunning' },
+  { feature: 'designer_2d', group: 'addons', label: 'designer2d' },
+  { feature: 'designer_external', group: 'addons', label: 'designerExternal' },
+  { feature: 'quotation_source_filter', group: 'addons', label: 'quotationSourceFilter' },
+  { feature: 'purchase_orders', group: 'addons', label: 'purchaseOrders' },
+  { feature: 'picking_lists', group: 'addons', label: 'pickingLists' },
+  { feature: 'shipments', group: 'addons', label: 'shipments' },
+  { feature: 'ai_assist', group: 'addons', label: 'aiAssist' },
+] as const satisfies ReadonlyArray<{ feature: string; group: SidebarGroup; label: string }>;
+
 export const sidebarItemById = (id: string): SidebarItem | undefined => sidebarItems.find((i) => i.id === id);

@@ -89,7 +89,11 @@ export const routeMap: RouteObject[] = [
                 // Errors of a page (a failed chunk, a thrown loader) show inside the shell.
                 errorElement: <RouteError />,
                 children: [
-                  { index: true, lazy: () => import('../routes/home/home') },
+                  {
+                    index: true,
+                    handle: crumb((_m, t) => t('general.home')),
+                    lazy: () => import('../routes/home/home'),
+                  },
                   ...sidebarItems.map((item): RouteObject => ({
                     path: item.path.slice(1),
                     element: <FeatureGate item={item} />,

@@ -111,26 +111,27 @@ export function DataTable<T, F extends string = never>({
         <div className="flex flex-wrap items-center justify-between gap-2 px-6 py-4">
           <div className="flex flex-wrap items-center gap-2">
             {filters.map((f) => (
-              <Select
-                key={f.key}
-                size="small"
-                value={query.filters[f.key] ?? ALL}
-                onValueChange={(v) => query.setFilter(f.key, v === ALL ? null : v)}
-              >
-                <Select.Trigger className="min-w-[140px]" aria-label={f.label} data-filter={f.key}>
-                  <Select.Value placeholder={f.label} />
-                </Select.Trigger>
-                <Select.Content>
-                  <Select.Item value={ALL}>
-                    {f.label}: {t('general.all')}
-                  </Select.Item>
-                  {f.options.map((o) => (
-                    <Select.Item key={o.value} value={o.value}>
-                      {o.label}
+              <div key={f.key} className="w-48">
+                <Select
+                  size="small"
+                  value={query.filters[f.key] ?? ALL}
+                  onValueChange={(v) => query.setFilter(f.key, v === ALL ? null : v)}
+                >
+                  <Select.Trigger aria-label={f.label} data-filter={f.key}>
+                    <Select.Value placeholder={f.label} />
+                  </Select.Trigger>
+                  <Select.Content>
+                    <Select.Item value={ALL}>
+                      {f.label}: {t('general.all')}
                     </Select.Item>
-                  ))}
-                </Select.Content>
-              </Select>
+                    {f.options.map((o) => (
+                      <Select.Item key={o.value} value={o.value}>
+                        {o.label}
+                      </Select.Item>
+                    ))}
+                  </Select.Content>
+                </Select>
+              </div>
             ))}
           </div>
           <div className="flex items-center gap-2">
