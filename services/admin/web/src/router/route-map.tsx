@@ -30,7 +30,7 @@ import { routes as techniquePricing } from '../routes/technique-pricing/routes';
 import { routes as translations } from '../routes/translations/routes';
 import { FeatureGate } from './feature-gate';
 import { ProtectedRoute } from './protected-route';
-import type { RouteHandle } from './types';
+import { crumb, type RouteHandle } from './types';
 
 /** The pages of every sidebar item: the type demands one entry per item of the license catalog. */
 const areaRoutes: Record<SidebarItemId, RouteObject[]> = {
@@ -58,8 +58,6 @@ const areaRoutes: Record<SidebarItemId, RouteObject[]> = {
   '30-parameters': parameters,
   '09-crm': crm,
 };
-
-const crumb = (breadcrumb: RouteHandle['breadcrumb']): RouteHandle => ({ breadcrumb });
 
 /**
  * Every route of the panel (basename /app). Public pages in a card; everything else behind
@@ -91,18 +89,18 @@ export const routeMap: RouteObject[] = [
                 children: [
                   {
                     index: true,
-                    handle: crumb((_m, t) => t('general.home')),
+                    handle: crumb('general.home'),
                     lazy: () => import('../routes/home/home'),
                   },
                   ...sidebarItems.map((item): RouteObject => ({
                     path: item.path.slice(1),
                     element: <FeatureGate item={item} />,
-                    handle: crumb((_m, t) => t(`nav.items.${item.label}`)),
+                    handle: { breadcrumb: (_m, t) => t(`nav.items.${item.label}`) } satisfies RouteHandle,
                     children: areaRoutes[item.id],
                   })),
                   {
                     path: 'settings',
-                    handle: crumb((_m, t) => t('nav.items.settings')),
+                    handle: crumb('nav.items.settings'),
                     children: settings,
                   },
                   { path: '*', lazy: () => import('../routes/not-found/not-found') },

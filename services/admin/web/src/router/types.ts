@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next';
+import type { ParseKeys, TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import type { UIMatch } from 'react-router';
 
@@ -11,3 +11,6 @@ import type { UIMatch } from 'react-router';
 export interface RouteHandle {
   breadcrumb?: (match: UIMatch<unknown, RouteHandle>, t: TFunction) => ReactNode;
 }
+
+/** The common handle: a translated breadcrumb, e.g. `handle: crumb('nav.items.settings')`. */
+export const crumb = (key: ParseKeys): RouteHandle => ({ breadcrumb: (_m, t) => t(key) });
