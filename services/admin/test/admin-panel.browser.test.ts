@@ -67,7 +67,7 @@ describe('the admin panel in Chromium through the real proxy', () => {
     try {
       await page.waitForFunction(
         (want) => location.pathname + location.search === want,
-        { timeout: 20_000 },
+        { timeout: 60_000, polling: 100 },
         path,
       );
     } catch {
@@ -360,7 +360,7 @@ describe('the admin panel in Chromium through the real proxy', () => {
 
     // The open panel (a tab in the background now: poll by timer, animation frames stop there):
     // the item leaves the sidebar and the page says "not licensed", in the same document.
-    const inPanel = (fn: () => boolean) => panel.waitForFunction(fn, { polling: 100, timeout: 30_000 });
+    const inPanel = (fn: () => boolean) => panel.waitForFunction(fn, { polling: 100, timeout: 60_000 });
     await inPanel(() => !document.querySelector('[data-item="01-quotations"]'));
     await inPanel(() =>
       Boolean(document.querySelector('[data-testid="not-licensed"][data-feature="quotations"]')),
