@@ -358,8 +358,9 @@ describe('the admin panel in Chromium through the real proxy', () => {
     expect(await ui.$eval('#toggle-quotations', (e) => (e as HTMLInputElement).checked)).toBe(true);
     await ui.click('#toggle-quotations');
 
-    // The open panel (a tab in the background now: poll by timer, animation frames stop there):
-    // the item leaves the sidebar and the page says "not licensed", in the same document.
+    // Back on the open panel (same document): the item has left the sidebar and the page says
+    // "not licensed". A hidden tab holds no stream; the shown one gets the current state at once.
+    await panel.bringToFront();
     const inPanel = (fn: () => boolean) => panel.waitForFunction(fn, { polling: 100, timeout: 60_000 });
     await inPanel(() => !document.querySelector('[data-item="01-quotations"]'));
     await inPanel(() =>
@@ -370,13 +371,23 @@ describe('the admin panel in Chromium through the real proxy', () => {
     );
     expect(await panel.$$eval('[data-testid="sidebar"] [data-item]', (els) => els.length)).toBe(20);
 
-    // And back on.
-    await ui.waitForFunction(
-      () => !(document.getElementById('toggle-quotations') as HTMLInputElement).checked,
-    );
-    await ui.click('#toggle-quotations');
-    await inPanel(() => Boolean(document.querySelector('[data-item="01-quotations"]')));
-    await inPanel(() => Boolean(document.querySelector('[data-testid="area-placeholder"]')));
+    // With the panel in view and its stream open, the license admin switches quotations back on
+    // (the license API, with the licenses UI's session): the open page follows at once.
+    const cookies = Object.fromEntries((await ui.cookies()).map((c) => [c.name, c.value]));
+    const on = await proxy.request('access.localhost', '/api/license/acme', {
+      method: 'PUT',
+      headers: {
+        cookie: `aplt_session=${cookies.aplt_session}; aplt_csrf=${cookies.aplt_csrf}`,
+        'x-csrf-token': cookies.aplt_csrf!,
+      },
+      body: { feature: 'quotations', enabled: true, reason: 'admin panel test' },
+    });
+    expect(on.status, on.text()).toBe(200);
+    // Well inside the panel's 60 s backstop refetch: only the stream can bring it this soon.
+    const streamed = (fn: () => boolean) => panel.waitForFunction(fn, { polling: 100, timeout: 20_000 });
+    await streamed(() => Boolean(document.querySelector('[data-item="01-quotations"]')));
+    await streamed(() => Boolean(document.querySelector('[data-testid="area-placeholder"]')));
+    expect(await panel.evaluate(() => document.visibilityState)).toBe('visible');
     expect(await panel.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(
       true,
     );

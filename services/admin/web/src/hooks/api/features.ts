@@ -33,20 +33,34 @@ export const useFeatures = () =>
   });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const visible = () => document.visibilityState === 'visible';
 
 /**
  * Listens to `GET /admin/features/events` (server-sent events through the SDK's fetchStream)
  * and writes every `features` event into the features query, so the sidebar follows a license
- * toggle without a reload. Reconnects with backoff when the stream drops.
+ * toggle without a reload. Reconnects with backoff when the stream drops. A hidden tab lets its
+ * stream go and opens a new one when it is shown again (the first event is the current state):
+ * browsers allow six connections per host, and every open tab would otherwise hold one.
  */
 export function useFeatureEvents(): void {
   const queryClient = useQueryClient();
   useEffect(() => {
     let stopped = false;
     let abort: (() => void) | null = null;
+    let wake: (() => void) | null = null;
+    const onVisibility = () => {
+      if (visible()) wake?.();
+      else abort?.();
+    };
+    document.addEventListener('visibilitychange', onVisibility);
     void (async () => {
       let delay = 1000;
       while (!stopped) {
+        if (!visible()) {
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = null;
+          continue;
+        }
         try {
           const stream = await sdk.client.fetchStream('/admin/features/events');
           abort = stream.abort;
@@ -59,14 +73,18 @@ export function useFeatureEvents(): void {
         } catch {
           // Dropped, refused or aborted: try again below unless the component is gone.
         }
+        abort = null;
         if (stopped) break;
+        if (!visible()) continue;
         await sleep(delay);
         delay = Math.min(delay * 2, 30_000);
       }
     })();
     return () => {
       stopped = true;
+      document.removeEventListener('visibilitychange', onVisibility);
       abort?.();
+      wake?.();
     };
   }, [queryClient]);
 }
