@@ -1,4 +1,5 @@
 import { type Kysely, sql } from '@aplt/db';
+import { containsPattern } from '../shared/paging';
 
 export async function insertInvoiceHeader(db: Kysely<any>, values: Record<string, unknown>) {
   return db.insertInto('aplt_invoice_headers').values(values).returningAll().executeTakeFirstOrThrow();
@@ -96,19 +97,97 @@ export interface InvoiceFilter {
   customer_id?: number | string;
   year?: number;
   order_id?: number;
+  /** Credit notes of this invoice. */
+  credited_invoice_id?: number;
+  /** Derived status as of `asOf` (see invoiceState), or `outstanding`: a balance left. */
+  status?: string;
+  asOf?: string;
+  q?: string;
   limit: number;
   offset: number;
 }
 
+/** The derived status of invoiceState() in SQL, so the list filters and counts in the database. */
+const derivedStatus = (asOf: string) => sql<string>`CASE
+    WHEN document_type = 'proforma' THEN 'open'
+    WHEN document_type = 'credit_note' THEN 'paid'
+    WHEN total - credited_total - paid_total <= 0
+      THEN CASE WHEN paid_total = 0 AND total > 0 THEN 'cancelled' ELSE 'paid' END
+    WHEN due_date < ${asOf}::date THEN 'overdue'
+    ELSE 'open' END`;
+
+/** A page of invoice headers (newest first) and the number of all that match. */
 export async function listInvoiceHeaders(db: Kysely<any>, f: InvoiceFilter) {
-  let q = db.selectFrom('aplt_invoice_headers').selectAll();
+  let q = db.selectFrom('aplt_invoice_headers');
   q = Array.isArray(f.document_type)
     ? q.where('document_type', 'in', f.document_type)
     : q.where('document_type', '=', f.document_type);
   if (f.customer_id) q = q.where('customer_id', '=', f.customer_id);
   if (f.order_id) q = q.where('order_id', '=', f.order_id);
+  if (f.credited_invoice_id) q = q.where('credited_invoice_id', '=', f.credited_invoice_id);
   if (f.year) q = q.where(sql`extract(year from issue_date)`, '=', f.year);
-  return q.orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute();
+  if (f.status === 'outstanding')
+    q = q.where('document_type', '=', 'invoice').where(sql<boolean>`total - credited_total - paid_total > 0`);
+  else if (f.status) q = q.where(derivedStatus(f.asOf ?? '9999-12-31'), '=', f.status);
+  const search = f.q?.trim();
+  if (search) {
+    const like = containsPattern(search);
+    q = q.where((eb) =>
+      eb.or([
+        eb('invoice_number', 'ilike', like),
+        eb('reference', 'ilike', like),
+        eb('customer_company', 'ilike', like),
+        eb('customer_name', 'ilike', like),
+        eb('customer_email', 'ilike', like),
+      ]),
+    );
+  }
+  const [rows, total] = await Promise.all([
+    q.selectAll().orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
+    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
+  ]);
+  return { rows, count: Number(total?.n ?? 0) };
+}
+
+/** Money that reached an invoice: payment allocations (with the payment) and spent customer credit. */
+export async function allocationsOfInvoice(db: Kysely<any>, invoiceId: number | string) {
+  return db
+    .selectFrom('aplt_payment_allocations as a')
+    .leftJoin('aplt_payments as p', 'p.id', 'a.payment_id')
+    .leftJoin('aplt_unapplied_credits as u', 'u.id', 'a.unapplied_credit_id')
+    .select([
+      'a.id',
+      'a.amount',
+      'a.allocated_at',
+      'a.payment_id',
+      'p.payment_number',
+      sql<string | null>`p.payment_date::text`.as('payment_date'),
+      'p.method',
+      'a.unapplied_credit_id',
+      'u.source_type as credit_source_type',
+    ])
+    .where('a.invoice_id', '=', invoiceId)
+    .orderBy('a.id')
+    .execute();
+}
+
+/** The credit notes of an invoice, oldest first. */
+export async function creditNotesOfInvoice(db: Kysely<any>, invoiceId: number | string) {
+  return db
+    .selectFrom('aplt_invoice_headers')
+    .select([
+      'id',
+      'invoice_number',
+      sql<string>`issue_date::text`.as('issue_date'),
+      'subtotal',
+      'vat_total',
+      'total',
+      'credit_reason',
+    ])
+    .where('credited_invoice_id', '=', invoiceId)
+    .where('document_type', '=', 'credit_note')
+    .orderBy('id')
+    .execute();
 }
 
 export async function deleteInvoice(db: Kysely<any>, id: number | string) {

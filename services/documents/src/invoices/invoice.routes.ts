@@ -1,53 +1,31 @@
 import { type App, unprocessable } from '@aplt/http';
-import { z } from 'zod';
 import { journalOf } from '../ledger/posting.service';
-import { lineInput } from '../quotations/quotation.schemas';
 import { actorName, apltDb, type DocumentsContext } from '../shared/context';
 import { adminRoute } from '../shared/route-options';
-import { anyObject, dateInput, idParam, listOf, errorResponses } from '../shared/schemas';
+import { anyObject, idParam, pagedList, errorResponses } from '../shared/schemas';
+import {
+  createInvoiceBody,
+  creditNoteBody,
+  listCreditNotesQuery,
+  listInvoicesQuery,
+  updateInvoiceBody,
+} from './invoice.schemas';
 import { createCreditNote } from './credit-note.service';
 import * as service from './invoice.service';
-
-const createInvoiceBody = z.object({
-  document_type: z.enum(['invoice', 'proforma']).default('invoice'),
-  order_id: z.coerce.number().int().positive().optional(),
-  /** Partial invoicing of an order: quantities per order line. */
-  order_lines: z
-    .array(
-      z.object({ order_line_id: z.coerce.number().int().positive(), quantity: z.number().int().positive() }),
-    )
-    .optional(),
-  customer_id: z.coerce.number().int().positive().optional(),
-  lines: z.array(lineInput).max(500).optional(),
-  issue_date: dateInput.optional(),
-  payment_term_days: z.number().int().min(0).max(60).optional(),
-  reference: z.string().max(200).optional(),
-  notes: z.string().max(5000).optional(),
-});
-
-const listQuery = z.object({
-  status: z.enum(['open', 'paid', 'overdue', 'cancelled']).optional(),
-  customer_id: z.coerce.number().int().positive().optional(),
-  order_id: z.coerce.number().int().positive().optional(),
-  year: z.coerce.number().int().min(2000).max(9999).optional(),
-  document_type: z.enum(['invoice', 'proforma']).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
-});
 
 export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
   const auth = adminRoute('invoices');
 
   app.get(
     '/admin/aplt/invoices',
-    { ...auth, schema: { querystring: listQuery, response: { ...errorResponses, 200: listOf } } },
+    { ...auth, schema: { querystring: listInvoicesQuery, response: { ...errorResponses, 200: pagedList } } },
     async (request) => {
       const { document_type, ...f } = request.query;
-      const data = await service.listInvoices(apltDb(ctx, request), {
+      const page = await service.listInvoices(apltDb(ctx, request), {
         ...f,
         document_type: document_type ?? ['invoice', 'proforma'],
       });
-      return { data, count: data.length };
+      return { ...page, limit: f.limit, offset: f.offset };
     },
   );
   app.get(
@@ -55,7 +33,7 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
     { ...auth, schema: { params: idParam, response: { ...errorResponses, 200: anyObject } } },
     async (request) => {
       const db = apltDb(ctx, request);
-      const inv = await service.loadInvoice(db, request.params.id);
+      const inv = await service.loadInvoiceDetail(db, request.params.id);
       return { ...inv, journal: await journalOf(db, 'invoice', request.params.id) };
     },
   );
@@ -94,12 +72,7 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
       ...auth,
       schema: {
         params: idParam,
-        body: z.object({
-          notes: z.string().max(5000).optional(),
-          reference: z.string().max(200).optional(),
-          sent_at: z.string().datetime().optional(),
-          metadata: z.record(z.string(), z.unknown()).optional(),
-        }),
+        body: updateInvoiceBody,
         response: { ...errorResponses, 200: anyObject },
       },
     },
@@ -112,36 +85,23 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
 
   // Credit notes are their own licensed feature, though they live in the invoice tables.
   const creditAuth = adminRoute('credit_notes');
-  const creditBody = z.object({
-    invoice_id: z.coerce.number().int().positive(),
-    lines: z
-      .array(
-        z.object({
-          invoice_line_id: z.coerce.number().int().positive(),
-          quantity: z.number().int().positive(),
-        }),
-      )
-      .min(1)
-      .optional(),
-    reason: z.string().min(1).max(2000),
-    issue_date: dateInput.optional(),
-  });
   app.get(
     '/admin/aplt/credit-notes',
     {
       ...creditAuth,
       schema: {
-        querystring: listQuery
-          .omit({ status: true, document_type: true })
-          .extend({ invoice_id: z.coerce.number().int().positive().optional() }),
-        response: { ...errorResponses, 200: listOf },
+        querystring: listCreditNotesQuery,
+        response: { ...errorResponses, 200: pagedList },
       },
     },
     async (request) => {
       const { invoice_id, ...f } = request.query;
-      let data = await service.listInvoices(apltDb(ctx, request), { ...f, document_type: 'credit_note' });
-      if (invoice_id) data = data.filter((d) => Number(d.credited_invoice_id) === invoice_id);
-      return { data, count: data.length };
+      const page = await service.listInvoices(apltDb(ctx, request), {
+        ...f,
+        ...(invoice_id ? { credited_invoice_id: invoice_id } : {}),
+        document_type: 'credit_note',
+      });
+      return { ...page, limit: f.limit, offset: f.offset };
     },
   );
   app.get(
@@ -149,7 +109,7 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
     { ...creditAuth, schema: { params: idParam, response: { ...errorResponses, 200: anyObject } } },
     async (request) => {
       const db = apltDb(ctx, request);
-      const cn = await service.loadInvoice(db, request.params.id);
+      const cn = await service.loadInvoiceDetail(db, request.params.id);
       if (cn.document_type !== 'credit_note')
         throw unprocessable(`${cn.invoice_number} is not a credit note`);
       return { ...cn, journal: await journalOf(db, 'credit_note', request.params.id) };
@@ -157,7 +117,7 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
   );
   app.post(
     '/admin/aplt/credit-notes',
-    { ...creditAuth, schema: { body: creditBody, response: { ...errorResponses, 201: anyObject } } },
+    { ...creditAuth, schema: { body: creditNoteBody, response: { ...errorResponses, 201: anyObject } } },
     async (request, reply) =>
       reply.code(201).send(await createCreditNote(apltDb(ctx, request), request.body, actorName(request))),
   );

@@ -327,17 +327,42 @@ export async function loadInvoice(db: Kysely<any>, id: number | string) {
   };
 }
 
-export async function listInvoices(db: Kysely<any>, f: repo.InvoiceFilter & { status?: string }) {
-  const headers = await repo.listInvoiceHeaders(db, f.status ? { ...f, limit: 10_000, offset: 0 } : f);
-  let rows = headers.map((h) => normaliseInvoice(h));
-  if (f.status) rows = rows.filter((r) => r.status === f.status).slice(f.offset, f.offset + f.limit);
+/**
+ * An invoice or credit note for the admin's detail page: with the money that reached it
+ * (allocations, each with its payment) and the credit notes written against it.
+ */
+export async function loadInvoiceDetail(db: Kysely<any>, id: number | string) {
+  const invoice = await loadInvoice(db, id);
+  const [allocations, creditNotes] = await Promise.all([
+    repo.allocationsOfInvoice(db, id),
+    invoice.document_type === 'invoice' ? repo.creditNotesOfInvoice(db, id) : Promise.resolve([]),
+  ]);
+  return {
+    ...invoice,
+    allocations: allocations.map((a) => ({
+      ...a,
+      id: Number(a.id),
+      payment_id: a.payment_id === null ? null : Number(a.payment_id),
+      unapplied_credit_id: a.unapplied_credit_id === null ? null : Number(a.unapplied_credit_id),
+    })),
+    credit_notes: creditNotes.map((c) => ({ ...c, id: Number(c.id) })),
+  };
+}
+
+/** A page of invoices (or credit notes) with lines and VAT summary, and the number of all that match. */
+export async function listInvoices(db: Kysely<any>, f: repo.InvoiceFilter) {
+  const { rows: headers, count } = await repo.listInvoiceHeaders(db, { asOf: today(), ...f });
+  const rows = headers.map((h) => normaliseInvoice(h));
   const ids = rows.map((r) => r.id);
   const [lines, vat] = await Promise.all([repo.findInvoiceLines(db, ids), repo.findVatSummaries(db, ids)]);
-  return rows.map((r) => ({
-    ...r,
-    lines: lines.filter((l) => l.invoice_id === r.id),
-    vat_summary: vat.filter((v) => v.invoice_id === r.id),
-  }));
+  return {
+    data: rows.map((r) => ({
+      ...r,
+      lines: lines.filter((l) => l.invoice_id === r.id),
+      vat_summary: vat.filter((v) => v.invoice_id === r.id),
+    })),
+    count,
+  };
 }
 
 /** Keeps the stored status column in step with the balance (overdue is derived on read). */

@@ -1,4 +1,5 @@
 import type { Kysely } from '@aplt/db';
+import { containsPattern } from '../shared/paging';
 
 export async function insertOrderHeader(db: Kysely<any>, values: Record<string, unknown>) {
   return db.insertInto('aplt_order_headers').values(values).returningAll().executeTakeFirstOrThrow();
@@ -51,14 +52,32 @@ export async function addInvoicedQuantity(db: Kysely<any>, lineId: number | stri
     .execute();
 }
 
+/** A page of order headers (newest first) and the number of all that match. */
 export async function listOrderHeaders(
   db: Kysely<any>,
-  f: { status?: string; customer_id?: number; limit: number; offset: number },
+  f: { status?: string; customer_id?: number; q?: string; limit: number; offset: number },
 ) {
-  let q = db.selectFrom('aplt_order_headers').selectAll();
+  let q = db.selectFrom('aplt_order_headers');
   if (f.status) q = q.where('status', '=', f.status);
   if (f.customer_id) q = q.where('customer_id', '=', f.customer_id);
-  return q.orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute();
+  const search = f.q?.trim();
+  if (search) {
+    const like = containsPattern(search);
+    q = q.where((eb) =>
+      eb.or([
+        eb('order_number', 'ilike', like),
+        eb('reference', 'ilike', like),
+        eb('customer_company', 'ilike', like),
+        eb('customer_name', 'ilike', like),
+        eb('customer_email', 'ilike', like),
+      ]),
+    );
+  }
+  const [rows, total] = await Promise.all([
+    q.selectAll().orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
+    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
+  ]);
+  return { rows, count: Number(total?.n ?? 0) };
 }
 
 export async function deleteOrder(db: Kysely<any>, id: number) {

@@ -23,21 +23,9 @@ import {
 import { D } from '../shared/money';
 import { isReverseCharge } from '../shared/vat';
 import * as repo from './order.repository';
+import { type OrderFilter, type OrderStatus, orderTransitions } from './order.schemas';
 
-export const orderStatuses = ['pending', 'confirmed', 'shipped', 'delivered', 'cancelled'] as const;
-export type OrderStatus = (typeof orderStatuses)[number];
-
-/**
- * The order state machine (spec 1): pending -> confirmed -> shipped -> delivered. Cancelling is
- * possible before shipping (the schema knows 'cancelled'); delivered and cancelled are final.
- */
-export const orderTransitions: Record<OrderStatus, OrderStatus[]> = {
-  pending: ['confirmed', 'cancelled'],
-  confirmed: ['shipped', 'cancelled'],
-  shipped: ['delivered'],
-  delivered: [],
-  cancelled: [],
-};
+export { orderStatuses, orderTransitions, type OrderStatus } from './order.schemas';
 
 const timestampColumn: Partial<Record<OrderStatus, string>> = {
   confirmed: 'confirmed_at',
@@ -256,6 +244,8 @@ export function normaliseOrder(h: any) {
     order_date: isoDate(h.order_date),
     expected_delivery_date: isoDate(h.expected_delivery_date),
     tracking_url: h.metadata?.tracking_url ?? null,
+    /** The statuses this order may move to next (the panel offers exactly these). */
+    allowed_transitions: orderTransitions[h.status as OrderStatus] ?? [],
   };
 }
 
@@ -266,16 +256,17 @@ export async function loadOrder(db: Kysely<any>, id: number) {
   return { ...normaliseOrder(header), lines };
 }
 
-export async function listOrders(
-  db: Kysely<any>,
-  f: { status?: string; customer_id?: number; limit: number; offset: number },
-) {
-  const headers = await repo.listOrderHeaders(db, f);
+/** A page of orders with their lines, and the number of all that match the filter. */
+export async function listOrders(db: Kysely<any>, f: OrderFilter) {
+  const { rows, count } = await repo.listOrderHeaders(db, f);
   const lines = await repo.findOrderLines(
     db,
-    headers.map((h) => Number(h.id)),
+    rows.map((h) => Number(h.id)),
   );
-  return headers.map((h) => ({ ...normaliseOrder(h), lines: lines.filter((l) => l.order_id === h.id) }));
+  return {
+    data: rows.map((h) => ({ ...normaliseOrder(h), lines: lines.filter((l) => l.order_id === h.id) })),
+    count,
+  };
 }
 
 /** Moves an order one step; anything else is a 409 naming the allowed moves. */

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from '@aplt/db';
+import { containsPattern } from '../shared/paging';
 
 export async function insertPayment(db: Kysely<any>, values: Record<string, unknown>) {
   return db.insertInto('aplt_payments').values(values).returningAll().executeTakeFirstOrThrow();
@@ -90,13 +91,53 @@ export async function setCreditRemaining(db: Kysely<any>, id: number | string, r
     .execute();
 }
 
+/** The name a list shows for a customer: company, else the person, else the e-mail. */
+const customerLabel = sql<
+  string | null
+>`coalesce(c.company, nullif(concat_ws(' ', c.first_name, c.last_name), ''), c.email)`;
+
+/** A page of payments (newest first) with the customer's name, and the number of all that match. */
 export async function listPayments(
   db: Kysely<any>,
-  f: { customer_id?: number; limit: number; offset: number },
+  f: { customer_id?: number; q?: string; limit: number; offset: number },
 ) {
-  let q = db.selectFrom('aplt_payments').selectAll();
-  if (f.customer_id) q = q.where('customer_id', '=', f.customer_id);
-  return q.orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute();
+  let q = db.selectFrom('aplt_payments as p').leftJoin('aplt_customers as c', 'c.id', 'p.customer_id');
+  if (f.customer_id) q = q.where('p.customer_id', '=', f.customer_id);
+  const search = f.q?.trim();
+  if (search) {
+    const like = containsPattern(search);
+    q = q.where((eb) =>
+      eb.or([
+        eb('p.payment_number', 'ilike', like),
+        eb('p.reference', 'ilike', like),
+        eb('c.company', 'ilike', like),
+        eb(sql`concat_ws(' ', c.first_name, c.last_name)`, 'ilike', like),
+        eb('c.email', 'ilike', like),
+      ]),
+    );
+  }
+  const [rows, total] = await Promise.all([
+    q
+      .selectAll('p')
+      .select(customerLabel.as('customer_name'))
+      .orderBy('p.id', 'desc')
+      .limit(f.limit)
+      .offset(f.offset)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
+  ]);
+  return { rows, count: Number(total?.n ?? 0) };
+}
+
+/** The customer's name as lists show it (payments carry only the id). */
+export async function customerNameOf(db: Kysely<any>, customerId: number | string | null) {
+  if (customerId === null) return null;
+  const row = await db
+    .selectFrom('aplt_customers as c')
+    .select(customerLabel.as('name'))
+    .where('c.id', '=', customerId)
+    .executeTakeFirst();
+  return row?.name ?? null;
 }
 
 export async function addPaidTotal(db: Kysely<any>, invoiceId: number | string, amount: string) {

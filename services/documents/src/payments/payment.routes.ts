@@ -3,37 +3,19 @@ import { z } from 'zod';
 import { journalOf } from '../ledger/posting.service';
 import { actorName, apltDb, type DocumentsContext } from '../shared/context';
 import { adminRoute } from '../shared/route-options';
-import { anyObject, dateInput, idParam, listOf, positiveAmount, errorResponses } from '../shared/schemas';
+import { anyObject, idParam, pagedList, errorResponses } from '../shared/schemas';
+import { allocateCreditBody, listPaymentsQuery, paymentBody } from './payment.schemas';
 import * as service from './payment.service';
-
-const paymentBody = z.object({
-  customer_id: z.coerce.number().int().positive(),
-  amount: positiveAmount,
-  payment_date: dateInput.optional(),
-  method: z.enum(['bank_transfer', 'ideal', 'card', 'cash', 'direct_debit', 'paypal', 'other']).optional(),
-  reference: z.string().max(200).optional(),
-  bank_account: z.string().max(64).optional(),
-  notes: z.string().max(2000).optional(),
-  allocations: z
-    .array(z.object({ invoice_id: z.coerce.number().int().positive(), amount: positiveAmount }))
-    .max(200)
-    .optional(),
-});
 
 export function registerPaymentRoutes(app: App, ctx: DocumentsContext) {
   const auth = adminRoute('payments');
-  const listQuery = z.object({
-    customer_id: z.coerce.number().int().positive().optional(),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
-    offset: z.coerce.number().int().min(0).default(0),
-  });
 
   app.get(
     '/admin/aplt/payments',
-    { ...auth, schema: { querystring: listQuery, response: { ...errorResponses, 200: listOf } } },
+    { ...auth, schema: { querystring: listPaymentsQuery, response: { ...errorResponses, 200: pagedList } } },
     async (request) => {
-      const data = await service.listPayments(apltDb(ctx, request), request.query);
-      return { data, count: data.length };
+      const page = await service.listPayments(apltDb(ctx, request), request.query);
+      return { ...page, limit: request.query.limit, offset: request.query.offset };
     },
   );
   app.get(
@@ -60,7 +42,7 @@ export function registerPaymentRoutes(app: App, ctx: DocumentsContext) {
     {
       ...auth,
       schema: {
-        body: z.object({ invoice_id: z.coerce.number().int().positive(), amount: positiveAmount.optional() }),
+        body: allocateCreditBody,
         response: { ...errorResponses, 201: anyObject },
       },
     },

@@ -9,6 +9,7 @@ import { isoDate, today } from '../shared/context';
 import { findCustomer } from '../shared/customer.repository';
 import { D, Decimal, money, sum } from '../shared/money';
 import * as repo from './payment.repository';
+import type { PaymentFilter } from './payment.schemas';
 
 export interface PaymentInput {
   customer_id: number;
@@ -223,24 +224,33 @@ export function normalisePayment(p: any) {
 export async function loadPayment(db: Kysely<any>, id: number | string) {
   const p = await repo.findPayment(db, id);
   if (!p) throw notFound(`Payment ${id} not found`);
-  const allocations = await repo.allocationsOfPayments(db, [id]);
-  const credit = await repo.creditOfPayment(db, id);
-  return { ...normalisePayment(p), allocations, unapplied_credit: credit ?? null };
+  const [allocations, credit, customerName] = await Promise.all([
+    repo.allocationsOfPayments(db, [id]),
+    repo.creditOfPayment(db, id),
+    repo.customerNameOf(db, p.customer_id),
+  ]);
+  return {
+    ...normalisePayment(p),
+    customer_name: customerName,
+    allocations,
+    unapplied_credit: credit ?? null,
+  };
 }
 
-export async function listPayments(
-  db: Kysely<any>,
-  f: { customer_id?: number; limit: number; offset: number },
-) {
-  const rows = await repo.listPayments(db, f);
+/** A page of payments with their allocations, and the number of all that match the filter. */
+export async function listPayments(db: Kysely<any>, f: PaymentFilter) {
+  const { rows, count } = await repo.listPayments(db, f);
   const allocations = await repo.allocationsOfPayments(
     db,
     rows.map((r) => r.id),
   );
-  return rows.map((r) => ({
-    ...normalisePayment(r),
-    allocations: allocations.filter((a) => a.payment_id === r.id),
-  }));
+  return {
+    data: rows.map((r) => ({
+      ...normalisePayment(r),
+      allocations: allocations.filter((a) => a.payment_id === r.id),
+    })),
+    count,
+  };
 }
 
 export async function customerCredit(db: Kysely<any>, customerId: number) {

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from '@aplt/db';
+import { containsPattern } from '../shared/paging';
 import type { ResolvedLine } from './pricing.service';
 
 export async function insertQuotationHeader(db: Kysely<any>, values: Record<string, unknown>) {
@@ -111,25 +112,33 @@ export interface QuotationFilter {
   offset: number;
 }
 
+/** A page of quotation headers (newest first) and the number of all that match. */
 export async function listQuotationHeaders(db: Kysely<any>, f: QuotationFilter) {
-  let q = db.selectFrom('aplt_quotation_headers').selectAll();
+  let q = db.selectFrom('aplt_quotation_headers');
   if (f.source_code) q = q.where('source_code', '=', f.source_code);
   if (f.status) q = q.where('status', '=', f.status);
   if (f.customer_id) q = q.where('customer_id', '=', f.customer_id);
   if (f.customer_email)
     q = q.where((eb) => eb(eb.fn('lower', ['customer_email']), '=', f.customer_email!.toLowerCase()));
-  if (f.q) {
-    const like = `%${f.q}%`;
+  const search = f.q?.trim();
+  if (search) {
+    const like = containsPattern(search);
     q = q.where((eb) =>
       eb.or([
         eb('quotation_number', 'ilike', like),
         eb('title', 'ilike', like),
+        eb('reference', 'ilike', like),
         eb('customer_company', 'ilike', like),
+        eb('customer_name', 'ilike', like),
+        eb('customer_email', 'ilike', like),
       ]),
     );
   }
-  const rows = await q.orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute();
-  return rows;
+  const [rows, total] = await Promise.all([
+    q.selectAll().orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
+    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
+  ]);
+  return { rows, count: Number(total?.n ?? 0) };
 }
 
 /** The caller's quotations: by aplt customer id or the e-mail on the quotation (spec: match by e-mail). */

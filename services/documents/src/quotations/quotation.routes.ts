@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { convertQuotation } from '../orders/order.service';
 import { actorName, apltDb, type DocumentsContext } from '../shared/context';
 import { adminRoute, requireFeature } from '../shared/route-options';
-import { anyObject, idBody, idParam, listOf, errorResponses } from '../shared/schemas';
+import { anyObject, idBody, idParam, pagedList, errorResponses } from '../shared/schemas';
 import { createQuotationBody, listQuotationsQuery, updateQuotationBody } from './quotation.schemas';
 import * as service from './quotation.service';
 import { priceProposalBody, priceProposalResponse } from './price-proposal.schemas';
@@ -16,20 +16,23 @@ export function registerQuotationRoutes(app: App, ctx: DocumentsContext) {
 
   app.get(
     '/admin/aplt/quotations',
-    { ...auth, schema: { querystring: listQuotationsQuery, response: { ...errorResponses, 200: listOf } } },
+    {
+      ...auth,
+      schema: { querystring: listQuotationsQuery, response: { ...errorResponses, 200: pagedList } },
+    },
     async (request) => {
       const q = request.query;
       // Filtering by source is a separately licensed add-on (spec 2 feature quotation_source_filter).
       if (q.source_code) requireFeature(request, 'quotation_source_filter');
-      const data = await service.listQuotations(apltDb(ctx, request), q);
-      return { data, count: data.length };
+      const page = await service.listQuotations(apltDb(ctx, request), q);
+      return { ...page, limit: q.limit, offset: q.offset };
     },
   );
 
   app.get(
     '/admin/aplt/quotations/:id',
     { ...auth, schema: { params: idParam, response: { ...errorResponses, 200: anyObject } } },
-    async (request) => service.loadQuotation(apltDb(ctx, request), request.params.id),
+    async (request) => service.loadQuotationDetail(apltDb(ctx, request), request.params.id),
   );
 
   app.post(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateInput, decimalInput } from '../shared/schemas';
+import { dateInput, decimalInput } from '../shared/inputs';
 
 export const sourceCodes = ['agent', 'web', 'manual', 'admin'] as const;
 export const quotationStatuses = ['open', 'accepted', 'expired', 'rejected'] as const;

@@ -13,6 +13,7 @@ import {
 } from '../shared/customer.repository';
 import { isReverseCharge } from '../shared/vat';
 import { computeTotals, quotationAmountLines, resolveLines, type ResolvedLine } from './pricing.service';
+import { findOrderByQuotation } from '../orders/order.repository';
 import * as repo from './quotation.repository';
 import type { CreateQuotationInput, LineInput, UpdateQuotationInput } from './quotation.schemas';
 
@@ -104,6 +105,13 @@ export async function loadQuotation(db: Kysely<any>, id: number) {
   return withLines!;
 }
 
+/** A quotation for the admin's detail page: with its lines and the order it became, if any. */
+export async function loadQuotationDetail(db: Kysely<any>, id: number) {
+  const quotation = await loadQuotation(db, id);
+  const order = await findOrderByQuotation(db, id);
+  return { ...quotation, order: order ? { id: Number(order.id), order_number: order.order_number } : null };
+}
+
 export async function attachLines(db: Kysely<any>, headers: any[]) {
   const lines = await repo.findQuotationLines(
     db,
@@ -125,9 +133,10 @@ export function normaliseQuotation(h: any) {
   return { ...h, quotation_date: isoDate(h.quotation_date), valid_until: isoDate(h.valid_until) };
 }
 
+/** A page of quotations with their lines, and the number of all that match the filter. */
 export async function listQuotations(db: Kysely<any>, filter: repo.QuotationFilter) {
-  const headers = await repo.listQuotationHeaders(db, filter);
-  return attachLines(db, headers);
+  const { rows, count } = await repo.listQuotationHeaders(db, filter);
+  return { data: await attachLines(db, rows), count };
 }
 
 function assertOpen(h: any) {

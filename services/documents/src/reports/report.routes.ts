@@ -1,15 +1,9 @@
 import { type App, badRequest } from '@aplt/http';
-import { z } from 'zod';
 import { apltDb, type DocumentsContext, today } from '../shared/context';
 import { adminRoute } from '../shared/route-options';
-import { anyObject, dateInput, errorResponses } from '../shared/schemas';
+import { anyObject, errorResponses } from '../shared/schemas';
+import { asOfQuery, periodQuery } from './report.schemas';
 import * as service from './report.service';
-
-const periodQuery = z.object({
-  from: dateInput.optional(),
-  to: dateInput.optional(),
-  period: z.enum(['month', 'quarter', 'year']).default('month'),
-});
 
 function range(q: { from?: string; to?: string }) {
   const to = q.to ?? today();
@@ -20,7 +14,7 @@ function range(q: { from?: string; to?: string }) {
 
 export function registerReportRoutes(app: App, ctx: DocumentsContext) {
   const auth = adminRoute('reports');
-  const asOf = z.object({ as_of: dateInput.optional() });
+  const asOf = asOfQuery;
 
   app.get(
     '/admin/aplt/reports/aged-receivables',

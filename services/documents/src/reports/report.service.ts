@@ -2,8 +2,9 @@ import type { Kysely } from '@aplt/db';
 import { addDays, daysBetween } from '../shared/context';
 import { D, money, sum } from '../shared/money';
 import * as repo from './report.repository';
+import { agingBuckets } from './report.schemas';
 
-export const agingBuckets = ['0-30', '31-60', '61-90', '90+'] as const;
+export { agingBuckets };
 
 /**
  * Days past the due date as of the report date, bucketed 0-30, 31-60, 61-90, 90+. Invoices not

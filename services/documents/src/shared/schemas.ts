@@ -1,15 +1,7 @@
 import { errorBody } from '@aplt/http';
 import { z } from 'zod';
 
-/** Decimal input: a JSON string like "12.99" (preferred) or a number; never stored as a float. */
-export const decimalInput = z
-  .union([z.string().regex(/^-?\d+(\.\d{1,4})?$/, 'expected a decimal like 12.99'), z.number().finite()])
-  .transform((v) => String(v))
-  .refine((v) => /^-?\d+(\.\d{1,4})?$/.test(v), 'at most 4 decimals');
-
-export const positiveAmount = decimalInput.refine((v) => Number(v) > 0, 'must be greater than 0');
-
-export const dateInput = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected YYYY-MM-DD');
+export { dateInput, decimalInput, positiveAmount } from './inputs';
 
 export const idParam = z.object({ id: z.coerce.number().int().positive() });
 
@@ -20,6 +12,13 @@ export const idBody = z.object({ id: z.coerce.number().int().positive() });
 /** Response shapes are open objects: rows carry every column the schema has. */
 export const anyObject = z.object({}).catchall(z.unknown());
 export const listOf = z.object({ data: z.array(anyObject), count: z.number() });
+/** A server-paged admin list: `count` is the number of matching rows, not of this page. */
+export const pagedList = z.object({
+  data: z.array(anyObject),
+  count: z.number(),
+  limit: z.number(),
+  offset: z.number(),
+});
 
 /** Every route documents the fleet's one error body for the statuses it can answer with. */
 export const errorResponses = {

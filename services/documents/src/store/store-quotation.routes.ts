@@ -97,7 +97,7 @@ export function registerStoreQuotationRoutes(app: App, ctx: DocumentsContext) {
       // The same add-on as the admin list's source filter (spec 2 quotation_source_filter).
       if (q.source_code) requireFeature(request, 'quotation_source_filter');
       if (q.id) return publicView(await quotations.loadQuotation(db, q.id));
-      const data = (await quotations.listQuotations(db, { ...q, offset: 0 })).map(publicView);
+      const data = (await quotations.listQuotations(db, { ...q, offset: 0 })).data.map(publicView);
       return { data, count: data.length };
     },
   );
