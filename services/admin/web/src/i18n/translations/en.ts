@@ -1,4 +1,5 @@
 import type { Translations } from '../types';
+import { operationsEn } from './operations.en';
 
 /** English texts: the same keys as nl.ts (the type says so). */
 export const en: Translations = {
@@ -159,9 +160,6 @@ export const en: Translations = {
       aiAssist: 'AI assistant',
     },
   },
-  devProjects: {
-    deepLink: 'Opened through the link for project {{code}}.',
-  },
   table: {
     searchPlaceholder: 'Search…',
     empty: 'No results',
@@ -174,4 +172,5 @@ export const en: Translations = {
     keyboardHint: 'Arrow keys: choose a row, Enter: open',
     clearFilters: 'Clear filters',
   },
+  ...operationsEn,
 };

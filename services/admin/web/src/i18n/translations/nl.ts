@@ -1,3 +1,5 @@
+import { operationsNl } from './operations.nl';
+
 /**
  * Dutch texts: the default language and the source of truth for the keys. `en.ts` must have
  * exactly the same keys (the type-check fails otherwise). Keys are grouped per area, like
@@ -161,9 +163,6 @@ export const nl = {
       aiAssist: 'AI-assistent',
     },
   },
-  devProjects: {
-    deepLink: 'Geopend via de link voor project {{code}}.',
-  },
   table: {
     searchPlaceholder: 'Zoeken…',
     empty: 'Geen resultaten',
@@ -176,4 +175,6 @@ export const nl = {
     keyboardHint: 'Pijltjestoetsen: regel kiezen, Enter: openen',
     clearFilters: 'Filters wissen',
   },
+  // The operations pages' areas (customers, connectors, dev projects, ...): operations.nl.ts.
+  ...operationsNl,
 } as const;

@@ -1,8 +1,12 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
+import type { RouteHandle } from '../../router/types';
 
-/**
- * Pages under /app/customers. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('customers');
+/** Pages under /app/customers: the list, and one customer (edit in a drawer). */
+export const routes: RouteObject[] = [
+  { index: true, lazy: () => import('./customer-list') },
+  {
+    path: ':id',
+    lazy: () => import('./customer-detail'),
+    handle: { breadcrumb: (m) => `#${m.params.id}` } satisfies RouteHandle,
+  },
+];

@@ -1,8 +1,4 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
 
-/**
- * Pages under /app/parameters. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('parameters');
+/** Pages under /app/parameters: one page with the editable parameters and the read-only tables. */
+export const routes: RouteObject[] = [{ index: true, lazy: () => import('./parameter-page') }];

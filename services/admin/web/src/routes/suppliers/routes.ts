@@ -1,8 +1,12 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
+import type { RouteHandle } from '../../router/types';
 
-/**
- * Pages under /app/suppliers. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('suppliers');
+/** Pages under /app/suppliers: the list and one supplier with its connectors. */
+export const routes: RouteObject[] = [
+  { index: true, lazy: () => import('./supplier-list') },
+  {
+    path: ':id',
+    lazy: () => import('./supplier-detail'),
+    handle: { breadcrumb: (m) => `#${m.params.id}` } satisfies RouteHandle,
+  },
+];

@@ -1,8 +1,12 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
+import type { RouteHandle } from '../../router/types';
 
-/**
- * Pages under /app/technique-pricing. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('techniquePricing');
+/** Pages under /app/technique-pricing: the techniques and one technique with its scales. */
+export const routes: RouteObject[] = [
+  { index: true, lazy: () => import('./technique-list') },
+  {
+    path: ':id',
+    lazy: () => import('./technique-detail'),
+    handle: { breadcrumb: (m) => `#${m.params.id}` } satisfies RouteHandle,
+  },
+];
