@@ -56,19 +56,27 @@ export async function insertRequest(
     .executeTakeFirstOrThrow()) as AccessRequestRow;
 }
 
+/** One page of requests, newest first, with the number of all that match (for paging). */
 export async function listByStatus(
   db: Db,
   status: AccessStatus | 'all',
   limit: number,
-): Promise<AccessRequestRow[]> {
-  let q = db
+  offset = 0,
+): Promise<{ rows: AccessRequestRow[]; count: number }> {
+  let page = db
     .selectFrom('aplt_access_requests')
     .selectAll()
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(limit);
-  if (status !== 'all') q = q.where('status', '=', status);
-  return (await q.execute()) as AccessRequestRow[];
+    .limit(limit)
+    .offset(offset);
+  let total = db.selectFrom('aplt_access_requests').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (status !== 'all') {
+    page = page.where('status', '=', status);
+    total = total.where('status', '=', status);
+  }
+  const [rows, counted] = await Promise.all([page.execute(), total.executeTakeFirstOrThrow()]);
+  return { rows: rows as AccessRequestRow[], count: Number(counted.n) };
 }
 
 export async function findForUpdate(

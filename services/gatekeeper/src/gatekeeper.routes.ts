@@ -85,17 +85,24 @@ export function gatekeeperRoutes(app: App, deps: { databases: TenantDatabases; t
         querystring: z.object({
           status: z.enum(['pending', 'approved', 'rejected', 'all']).default('pending'),
           limit: z.coerce.number().int().min(1).max(500).default(100),
+          offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
         }),
-        response: { 200: z.object({ access_requests: z.array(accessRequest) }) },
+        response: {
+          200: z.object({
+            access_requests: z.array(accessRequest),
+            /** Requests with this status in all (the page is `limit` of them from `offset`). */
+            count: z.number(),
+            limit: z.number(),
+            offset: z.number(),
+          }),
+        },
       },
     },
-    async (request) => ({
-      access_requests: await listByStatus(
-        deps.databases.aplt(request.tenant),
-        request.query.status,
-        request.query.limit,
-      ),
-    }),
+    async (request) => {
+      const { status, limit, offset } = request.query;
+      const { rows, count } = await listByStatus(deps.databases.aplt(request.tenant), status, limit, offset);
+      return { access_requests: rows, count, limit, offset };
+    },
   );
 
   app.put(

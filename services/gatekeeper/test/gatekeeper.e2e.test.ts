@@ -120,6 +120,35 @@ describe('gatekeeper through the proxy', () => {
     expect(audit.rows).toEqual([{ action: 'access_request.approved', actor: 'boss@acme.test' }]);
   });
 
+  it('pages the admin list on the server: newest first, with the count of every match', async () => {
+    const acme = (await fleet.registry.get('acme'))!;
+    const db = fleet.databases.aplt(acme);
+    // Three more pending requests from other addresses, a minute apart (newest last).
+    for (const [i, ip] of ['10.9.0.1', '10.9.0.2', '10.9.0.3'].entries())
+      await sql`insert into aplt_access_requests (ip_address, name, email, company, message, status, created_at)
+        values (${ip}, ${`Visitor ${i}`}, ${`v${i}@shop.test`}, 'Shop', 'hi', 'pending', now() + ${`${i} minutes`}::interval)`.execute(
+        db,
+      );
+    const page = await proxy.request('acme.localhost', '/admin/aplt/access-requests?limit=2&offset=1', {
+      headers: admin(),
+    });
+    expect(page.status).toBe(200);
+    expect(page.json()).toMatchObject({ count: 3, limit: 2, offset: 1 });
+    expect(page.json().access_requests.map((r: { ip_address: string }) => r.ip_address)).toEqual([
+      '10.9.0.2',
+      '10.9.0.1',
+    ]);
+    const all = await proxy.request('acme.localhost', '/admin/aplt/access-requests?status=all&limit=1', {
+      headers: admin(),
+    });
+    expect(all.json()).toMatchObject({ count: 4, offset: 0 });
+    expect(all.json().access_requests).toHaveLength(1);
+    const bad = await proxy.request('acme.localhost', '/admin/aplt/access-requests?offset=-1', {
+      headers: admin(),
+    });
+    expect(bad.status).toBe(400);
+  });
+
   it('answers a call that went around the proxy with 401, from any address, but its health checks', async () => {
     const direct = (path: string, localAddress?: string) =>
       httpRequest(`http://127.0.0.1:${proxy.ports.gatekeeper}${path}`, {
