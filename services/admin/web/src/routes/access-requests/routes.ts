@@ -1,8 +1,4 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
 
-/**
- * Pages under /app/access-requests. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('accessRequests');
+/** Pages under /app/access-requests: the requests, open ones first, decided in the list. */
+export const routes: RouteObject[] = [{ index: true, lazy: () => import('./access-request-list') }];

@@ -1,8 +1,12 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
+import type { RouteHandle } from '../../router/types';
 
-/**
- * Pages under /app/connectors. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('connectors');
+/** Pages under /app/connectors: the connectors with the syncs and run history, and one run. */
+export const routes: RouteObject[] = [
+  { index: true, lazy: () => import('./connector-list') },
+  {
+    path: 'runs/:id',
+    lazy: () => import('./run-detail'),
+    handle: { breadcrumb: (m) => `#${m.params.id}` } satisfies RouteHandle,
+  },
+];
