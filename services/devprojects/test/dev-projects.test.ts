@@ -232,6 +232,36 @@ describe('dev projects', () => {
     );
   });
 
+  it("lists the branch's own commits, newest first, without main's", async () => {
+    const p = (await call('POST', '/admin/dev-projects', { name: 'Log', project_type: 'feature' })).json()
+      .dev_project;
+    const empty = await call('GET', `/admin/dev-projects/commits?project_id=${p.id}`);
+    expect(empty.statusCode).toBe(200);
+    expect(empty.json()).toEqual({ project_id: p.id, branch: p.branch_name, commits: [] });
+    const shas: string[] = [];
+    for (const [i, message] of ['First change', 'Second change'].entries()) {
+      const c = await call('POST', '/admin/dev-projects/commit', {
+        project_id: p.id,
+        message,
+        files: [{ file_path: 'notes.md', content: `version ${i}\n` }],
+      });
+      expect(c.statusCode).toBe(201);
+      shas.push(c.json().sha);
+    }
+    const log = await call('GET', `/admin/dev-projects/commits?project_id=${p.id}`);
+    expect(log.statusCode).toBe(200);
+    expect(log.json().commits.map((c: { sha: string; subject: string }) => [c.sha, c.subject])).toEqual([
+      [shas[1], 'Second change'],
+      [shas[0], 'First change'],
+    ]);
+    expect(log.json().commits[0]).toMatchObject({ author: 'APLT Dev Bot' });
+    expect(Number.isNaN(Date.parse(log.json().commits[0].date))).toBe(false);
+    const one = await call('GET', `/admin/dev-projects/commits?project_id=${p.id}&limit=1`);
+    expect(one.json().commits).toHaveLength(1);
+    expect((await call('GET', '/admin/dev-projects/commits?project_id=999999')).statusCode).toBe(404);
+    expect((await call('GET', '/admin/dev-projects/commits?project_id=x')).statusCode).toBe(400);
+  });
+
   it('commits to different branches at the same time without losing either', async () => {
     const projects = await Promise.all(
       [1, 2, 3, 4].map(

@@ -187,6 +187,30 @@ export class GitRepository {
     return { base, head, files, patch };
   }
 
+  /** The branch's own commits (since it left main), newest first, at most `limit`. */
+  async log(
+    branch: string,
+    limit: number,
+  ): Promise<Array<{ sha: string; author: string; date: string; subject: string }>> {
+    const head = await this.mustResolve(branch);
+    const out = await this.git([
+      'log',
+      `--max-count=${limit}`,
+      '--format=%H%x00%an%x00%aI%x00%s%x1e',
+      head,
+      '--not',
+      `refs/heads/${MAIN}`,
+    ]);
+    return out
+      .split('\x1e')
+      .map((record) => record.trim())
+      .filter(Boolean)
+      .map((record) => {
+        const [sha = '', author = '', date = '', subject = ''] = record.split('\0');
+        return { sha, author, date, subject };
+      });
+  }
+
   /** Directory listing or file content at `path` on the branch tip. */
   async browse(
     branch: string,

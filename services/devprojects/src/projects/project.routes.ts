@@ -176,6 +176,31 @@ export function projectRoutes(app: App, deps: ProjectRouteDeps) {
     async (request) => projects.diff(ctx(request), request.query.project_id),
   );
 
+  app.get(
+    '/admin/dev-projects/commits',
+    {
+      ...admin,
+      schema: {
+        tags: ['dev-projects'],
+        querystring: z.object({
+          project_id: projectId,
+          limit: z.coerce.number().int().min(1).max(500).default(100),
+        }),
+        response: {
+          200: z.object({
+            project_id: z.number(),
+            branch: z.string(),
+            commits: z.array(
+              z.object({ sha: z.string(), author: z.string(), date: z.string(), subject: z.string() }),
+            ),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => projects.commits(ctx(request), request.query.project_id, request.query.limit),
+  );
+
   app.post(
     '/admin/dev-projects/commit',
     {

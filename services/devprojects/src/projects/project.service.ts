@@ -183,6 +183,15 @@ export async function diff(ctx: ProjectContext, projectId: number) {
   return { project_id: project.id, branch: project.branch_name, ...result };
 }
 
+/** The commits of the project's branch that main does not have, newest first. */
+export async function commits(ctx: ProjectContext, projectId: number, limit: number) {
+  const project = await getProject(ctx, { id: projectId });
+  const list = await ctx.git.log(project.branch_name, limit).catch((err: unknown) => {
+    throw missingBranchAsConflict(err);
+  });
+  return { project_id: project.id, branch: project.branch_name, commits: list };
+}
+
 export async function browse(ctx: ProjectContext, projectId: number, path: string) {
   const project = await getProject(ctx, { id: projectId });
   const found = await ctx.git.browse(project.branch_name, path).catch((err: unknown) => {
