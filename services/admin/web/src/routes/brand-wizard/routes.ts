@@ -1,8 +1,4 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
 
-/**
- * Pages under /app/brand-wizard. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('brandWizard');
+/** Pages under /app/brand-wizard: a read-only list of the brands, until their own routes are specified. */
+export const routes: RouteObject[] = [{ index: true, lazy: () => import('./brand-page') }];

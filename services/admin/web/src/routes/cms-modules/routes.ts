@@ -1,8 +1,4 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
 
-/**
- * Pages under /app/cms-modules. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('cmsModules');
+/** Pages under /app/cms-modules: a read-only list of the modules, until their own routes are specified. */
+export const routes: RouteObject[] = [{ index: true, lazy: () => import('./module-page') }];

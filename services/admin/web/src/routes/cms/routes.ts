@@ -1,8 +1,4 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
 
-/**
- * Pages under /app/cms. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('cms');
+/** Pages under /app/cms: a read-only list of company data per brand and the footer, until their own routes are specified. */
+export const routes: RouteObject[] = [{ index: true, lazy: () => import('./cms-page') }];

@@ -1,8 +1,4 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
 
-/**
- * Pages under /app/crm. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('crm');
+/** Pages under /app/crm: customers and open access requests at a glance. */
+export const routes: RouteObject[] = [{ index: true, lazy: () => import('./crm-page') }];

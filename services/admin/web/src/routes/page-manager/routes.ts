@@ -1,8 +1,4 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
 
-/**
- * Pages under /app/page-manager. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('pageManager');
+/** Pages under /app/page-manager: a read-only list of the CMS pages, until their own routes are specified. */
+export const routes: RouteObject[] = [{ index: true, lazy: () => import('./page-list') }];

@@ -1,8 +1,4 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
 
-/**
- * Pages under /app/product-copy. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('productCopy');
+/** Pages under /app/product-copy: the tenant update (the master's catalog into tenants). */
+export const routes: RouteObject[] = [{ index: true, lazy: () => import('./product-copy-page') }];

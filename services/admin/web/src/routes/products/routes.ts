@@ -1,8 +1,12 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
+import type { RouteHandle } from '../../router/types';
 
-/**
- * Pages under /app/products. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('products');
+/** Pages under /app/products: the catalog and one product by its SKU. */
+export const routes: RouteObject[] = [
+  { index: true, lazy: () => import('./product-list') },
+  {
+    path: ':sku',
+    lazy: () => import('./product-detail'),
+    handle: { breadcrumb: (m) => m.params.sku } satisfies RouteHandle,
+  },
+];

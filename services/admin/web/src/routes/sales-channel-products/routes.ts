@@ -1,8 +1,4 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
 
-/**
- * Pages under /app/sales-channel-products. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('salesChannelProducts');
+/** Pages under /app/sales-channel-products: the sellable products and the webshop sync. */
+export const routes: RouteObject[] = [{ index: true, lazy: () => import('./sales-channel-page') }];

@@ -1,5 +1,5 @@
 import type { RouteObject } from 'react-router';
-import { crumb } from '../../router/types';
+import { crumb, type RouteHandle } from '../../router/types';
 
 /** Pages under /app/settings. Not licensed features: always there. */
 export const routes: RouteObject[] = [
@@ -13,6 +13,13 @@ export const routes: RouteObject[] = [
     // The portal's deep link: /app/settings/dev-projects?code=<project code>.
     path: 'dev-projects',
     handle: crumb('nav.items.devProjects'),
-    children: [{ index: true, lazy: () => import('./dev-projects/dev-projects-placeholder') }],
+    children: [
+      { index: true, lazy: () => import('./dev-projects/dev-project-list') },
+      {
+        path: ':id',
+        lazy: () => import('./dev-projects/dev-project-detail'),
+        handle: { breadcrumb: (m) => `#${m.params.id}` } satisfies RouteHandle,
+      },
+    ],
   },
 ];

@@ -1,8 +1,4 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
 
-/**
- * Pages under /app/translations. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('translations');
+/** Pages under /app/translations: a read-only list of the translatable texts, until their own routes are specified. */
+export const routes: RouteObject[] = [{ index: true, lazy: () => import('./translation-list') }];
