@@ -17,7 +17,7 @@ export function RunStatusBadge({ status }: { status: string }) {
   const { t, i18n } = useTranslation();
   const key = `run.status.${status}`;
   return (
-    <StatusBadge color={statusColor[status] ?? 'grey'} data-status={status}>
+    <StatusBadge color={statusColor[status] ?? 'grey'} data-status={status} className="whitespace-nowrap">
       {i18n.exists(key) ? (t as (k: string) => string)(key) : status}
     </StatusBadge>
   );

@@ -80,6 +80,8 @@ export const useStartConnector = () =>
       adminFetch<{ job_id: string; run_id: number; connector: string; status: 'queued' }>(
         `/admin/connectors/sync?connector=${encodeURIComponent(connector)}`,
         'POST',
+        // The SDK sends JSON's content type on every write; an empty JSON body is refused.
+        {},
       ),
     { invalidates: [connectorsQueryKeys.all, runsQueryKeys.lists()] },
   );
@@ -96,6 +98,7 @@ export const useStartCommerceSync = () =>
       adminFetch<{ job_id: string; run_id: number; state: 'queued' }>(
         `/admin/connectors/commerce-sync${full ? '?full=true' : ''}`,
         'POST',
+        {},
       ),
     { invalidates: [commerceSyncQueryKeys.all] },
   );
