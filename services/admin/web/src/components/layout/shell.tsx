@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigation } from 'react-router';
 import { useFeatureEvents } from '../../hooks/api/features';
+import { AiAssistant } from '../ai/ai-assistant';
 import { ErrorBoundary } from '../common/error-boundary';
 import { Breadcrumbs } from './breadcrumbs';
 import { Sidebar } from './sidebar';
@@ -60,6 +61,9 @@ export function Shell() {
             <SidebarLeft className="text-ui-fg-muted" />
           </IconButton>
           <Breadcrumbs />
+          <div className="ml-auto flex items-center">
+            <AiAssistant />
+          </div>
         </header>
         <main
           className={`flex-1 overflow-y-auto transition-opacity ${navigation.state === 'loading' ? 'opacity-60' : ''}`}
