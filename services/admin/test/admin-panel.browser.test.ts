@@ -209,7 +209,7 @@ describe('the admin panel in Chromium through the real proxy', () => {
     await page.click('[data-item="21-connectors"] a');
     await at(page, '/app/connectors');
     await page.waitForFunction(
-      () => document.querySelector('[data-testid="area-placeholder"] h1')?.textContent === 'Connectoren',
+      () => document.querySelector('[data-testid="connectors"] h1')?.textContent === 'Connectoren',
     );
     await page.click('[data-testid="sidebar"] a[href="/app"]');
     await at(page, '/app');
