@@ -43,7 +43,7 @@ function ConnectorTableRow({ c, canRun }: { c: ConnectorRow; canRun: boolean }) 
         <Table.Cell>
           <RunStatusBadge status={c.status} />
         </Table.Cell>
-        <Table.Cell>
+        <Table.Cell className="whitespace-nowrap">
           {c.last_run ? (
             <Link to={`runs/${c.last_run.id}`} className="text-ui-fg-interactive hover:underline">
               {f.date(c.last_run.started_at ?? c.last_run.queued_at, 'datetime')}
