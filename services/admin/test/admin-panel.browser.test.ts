@@ -373,6 +373,9 @@ describe('the admin panel in Chromium through the real proxy', () => {
 
     // With the panel in view and its stream open, the license admin switches quotations back on
     // (the license API, with the licenses UI's session): the open page follows at once.
+    await inPanel(
+      () => document.querySelector<HTMLElement>('[data-testid="shell"]')?.dataset.featureStream === 'open',
+    );
     const cookies = Object.fromEntries((await ui.cookies()).map((c) => [c.name, c.value]));
     const on = await proxy.request('access.localhost', '/api/license/acme', {
       method: 'PUT',

@@ -19,11 +19,11 @@ export function Shell() {
   const location = useLocation();
   const navigation = useNavigation();
   const [mobileOpen, setMobileOpen] = useState(false);
-  useFeatureEvents();
+  const stream = useFeatureEvents();
   useEffect(() => setMobileOpen(false), [location.pathname]);
 
   return (
-    <div className="flex h-screen w-full overflow-hidden" data-testid="shell">
+    <div className="flex h-screen w-full overflow-hidden" data-testid="shell" data-feature-stream={stream}>
       <div className="border-ui-border-base hidden h-screen w-[232px] shrink-0 border-r lg:flex">
         <Sidebar />
       </div>

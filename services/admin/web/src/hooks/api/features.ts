@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { queryKeysFactory } from '../../lib/query-key-factory';
 import { sdk } from '../../lib/sdk';
 import { useAdminQuery } from './use-admin-query';
@@ -35,6 +35,9 @@ export const useFeatures = () =>
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const visible = () => document.visibilityState === 'visible';
 
+/** Whether the shell is listening (`data-feature-stream` on the shell, for people and tests). */
+export type FeatureStreamState = 'connecting' | 'open' | 'paused';
+
 /**
  * Listens to `GET /admin/features/events` (server-sent events through the SDK's fetchStream)
  * and writes every `features` event into the features query, so the sidebar follows a license
@@ -42,8 +45,9 @@ const visible = () => document.visibilityState === 'visible';
  * stream go and opens a new one when it is shown again (the first event is the current state):
  * browsers allow six connections per host, and every open tab would otherwise hold one.
  */
-export function useFeatureEvents(): void {
+export function useFeatureEvents(): FeatureStreamState {
   const queryClient = useQueryClient();
+  const [state, setState] = useState<FeatureStreamState>('connecting');
   useEffect(() => {
     let stopped = false;
     let abort: (() => void) | null = null;
@@ -57,17 +61,25 @@ export function useFeatureEvents(): void {
       let delay = 1000;
       while (!stopped) {
         if (!visible()) {
+          setState('paused');
           await new Promise<void>((resolve) => (wake = resolve));
           wake = null;
           continue;
         }
+        setState('connecting');
         try {
           const stream = await sdk.client.fetchStream('/admin/features/events');
+          // Unmounted (or hidden) while the request was being made: let it go at once.
+          if (stopped || !visible()) {
+            stream.abort();
+            continue;
+          }
           abort = stream.abort;
           for await (const message of stream.stream) {
             if (stopped) break;
             if (message.event !== 'features' || !message.data) continue;
             queryClient.setQueryData<AdminFeatures>(featuresKey, JSON.parse(message.data) as AdminFeatures);
+            setState('open');
             delay = 1000;
           }
         } catch {
@@ -87,4 +99,5 @@ export function useFeatureEvents(): void {
       wake?.();
     };
   }, [queryClient]);
+  return state;
 }
