@@ -13,6 +13,8 @@ COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
 RUN pnpm fetch
 COPY . .
 RUN pnpm install --offline --frozen-lockfile
+# The admin panel's static build, served by the admin service under /app.
+RUN pnpm --filter @aplt/admin-web build
 
 FROM base AS runtime
 # chromium-headless-shell renders PDFs; ghostscript writes EPS; git backs dev projects.

@@ -26,6 +26,7 @@ console.log(`
 APLT platform is running behind ${base} (Ctrl-C stops everything)
 
   tenant backends  ${demoTenants.map((t) => host(t.id)).join('\n                   ')}
+  admin panel      ${host('acme')}/app   (any tenant host, /app)
   access service   ${host('access')}/login   (licenses: ${host('access')}/admin/licenses)
   customer portal  ${host('portal')}/
   logo modal       ${host('modal')}/modal/
