@@ -353,6 +353,13 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
     expect(de.products.map((p: { name: string }) => p.name)).toEqual(['Kugelschreiber Classic']);
     const pens = (await api('acme', undefined, 'GET', '/store/aplt/products?category=writing')).json();
     expect(pens.products.map((p: { sku: string }) => p.sku)).toEqual(['MO1001-01']);
+    // One item number exactly (the storefront's product page), which the word search does not split.
+    const one = (
+      await api('acme', undefined, 'GET', '/store/aplt/products?sku=MO1001-01&quantity=500')
+    ).json();
+    expect(one.products.map((p: { sku: string }) => p.sku)).toEqual(['MO1001-01']);
+    expect(one.products[0].price.unit_price).toBe('0.3920');
+    expect((await api('acme', undefined, 'GET', '/store/aplt/products?sku=MO1001')).json().count).toBe(0);
     const bad = await api('acme', undefined, 'GET', '/store/aplt/products?lang=fr');
     expect(bad.status).toBe(400);
 

@@ -5,6 +5,8 @@ export type Lang = 'nl' | 'en' | 'de';
 export interface StoreProductQuery {
   q?: string | undefined;
   category?: string | undefined;
+  /** One item number exactly (the storefront's product page). */
+  sku?: string | undefined;
   lang: Lang;
   quantity: number;
   limit: number;
@@ -66,6 +68,7 @@ export async function listStoreProducts(db: Kysely<any>, q: StoreProductQuery) {
     if (categoryIds.length === 0) return { rows: [], count: 0 };
   }
   const where = sql`p.is_sellable ${searchCond}
+      ${q.sku ? sql`AND p.sku = ${q.sku}` : sql``}
       ${
         categoryIds
           ? sql`AND p.id IN (SELECT m.product_id FROM aplt_category_mappings m WHERE m.category_id = ANY(${categoryIds}::bigint[]))`

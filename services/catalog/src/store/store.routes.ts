@@ -59,6 +59,7 @@ export async function storeRoutes(app: App) {
         querystring: z.object({
           q: z.string().max(200).optional(),
           category: z.string().max(100).optional(),
+          sku: z.string().max(100).optional(),
           lang,
           quantity: z.coerce.number().int().min(1).max(1_000_000).default(100),
           limit: z.coerce.number().int().min(1).max(100).default(20),
