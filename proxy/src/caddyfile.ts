@@ -99,6 +99,15 @@ export function renderCaddyfile(o: CaddyOptions): string {
       '',
     );
   }
+  // `*` is one label: `shop.*.localhost` is every tenant's shop host, `*.localhost` every tenant host.
+  out.push(
+    ...site(
+      `http://shop.*.${o.domain}:${o.port}`,
+      routes.filter((r) => r.host === 'shop'),
+      o,
+    ),
+    '',
+  );
   out.push(
     ...site(
       `http://*.${o.domain}:${o.port}`,

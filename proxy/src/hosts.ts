@@ -1,7 +1,7 @@
 import type { HostKind } from './route-table';
 
-/** The fixed host names; tenant hosts are `<tenant>.<domain>`. */
-export function hostFor(kind: Exclude<HostKind, 'tenant'>, domain: string): string {
+/** The fixed host names; tenant hosts are `<tenant>.<domain>`, shop hosts `shop.<tenant>.<domain>`. */
+export function hostFor(kind: Exclude<HostKind, 'tenant' | 'shop'>, domain: string): string {
   return `${kind}.${domain}`;
 }
 

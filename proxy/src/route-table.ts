@@ -1,7 +1,10 @@
 import type { ServiceName } from '@aplt/config';
 
-/** `tenant`: any tenant backend host (`<tenant>.<domain>`); the others are fixed hosts. */
-export type HostKind = 'tenant' | 'access' | 'portal' | 'modal';
+/**
+ * `tenant`: any tenant backend host (`<tenant>.<domain>`); `shop`: any tenant's storefront host
+ * (`shop.<tenant>.<domain>`); the others are fixed hosts.
+ */
+export type HostKind = 'tenant' | 'shop' | 'access' | 'portal' | 'modal';
 
 export interface Route {
   host: HostKind;
@@ -48,6 +51,8 @@ export const proxyBodyLimits: Record<ServiceName, number> = {
   // Logo uploads up to 5 MB (UPLOAD_MAX_BYTES) plus multipart framing.
   'logo-modal': 8 * 1024 * 1024,
   admin: 2 * 1024 * 1024,
+  // Page requests and the storefront's own form posts (access request, sign-in).
+  storefront: 2 * 1024 * 1024,
 };
 
 const tenant = (prefix: string, service: ServiceName): Route => ({
@@ -73,7 +78,7 @@ const perServiceHealth: Route[] = (
 
 // Service-to-service routes live under /internal and are never reachable through the proxy,
 // on any host, in any spelling the proxy matches (both proxies match decoded paths).
-const internalDenied: Route[] = (['tenant', 'access', 'portal', 'modal'] as const).map((host) => ({
+const internalDenied: Route[] = (['tenant', 'shop', 'access', 'portal', 'modal'] as const).map((host) => ({
   host,
   prefix: '/internal',
   service: 'deny',
@@ -91,6 +96,9 @@ export const routeTable: readonly Route[] = [
   // Portal and logo modal are public and carry their own protection (sessions, CORS, tokens).
   { host: 'portal', prefix: '/', service: 'portal', forwardAuth: false },
   { host: 'modal', prefix: '/', service: 'logo-modal', forwardAuth: false },
+  // The storefront (issue #15) on each tenant's shop host, behind forward auth like a backend (spec
+  // 2); it reaches the store API itself, server side, on the tenant host.
+  { host: 'shop', prefix: '/', service: 'storefront', forwardAuth: true },
 
   tenant('/auth', 'auth'),
   tenant('/store/auth', 'auth'),

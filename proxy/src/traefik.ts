@@ -11,7 +11,9 @@ export interface TraefikOptions {
 }
 
 function hostRule(route: Route, domain: string): string {
-  if (route.host === 'tenant') return `HostRegexp(\`^[a-z0-9-]+\\.${domain.replace(/\./g, '\\.')}$\`)`;
+  const escaped = domain.replace(/\./g, '\\.');
+  if (route.host === 'tenant') return `HostRegexp(\`^[a-z0-9-]+\\.${escaped}$\`)`;
+  if (route.host === 'shop') return `HostRegexp(\`^shop\\.[a-z0-9-]+\\.${escaped}$\`)`;
   return `Host(\`${hostFor(route.host, domain)}\`)`;
 }
 

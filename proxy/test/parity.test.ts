@@ -78,7 +78,11 @@ function readTraefik(yamlText: string): Said[] {
     `${composeUpstreams().access}/api/validate`,
   );
   return Object.values<any>(doc.http.routers).map((r) => {
-    const host = /HostRegexp/.test(r.rule) ? 'tenant' : (/Host\(`([a-z]+)\./.exec(r.rule)?.[1] ?? '?');
+    const host = /HostRegexp\(`\^shop/.test(r.rule)
+      ? 'shop'
+      : /HostRegexp/.test(r.rule)
+        ? 'tenant'
+        : (/Host\(`([a-z]+)\./.exec(r.rule)?.[1] ?? '?');
     const prefix = /Path\(`([^`]+)`\)/.exec(r.rule)?.[1] ?? (/PathPrefix\(`\/`\)/.test(r.rule) ? '/' : '?');
     const mw: string[] = r.middlewares ?? [];
     const url = doc.http.services[r.service].loadBalancer.servers[0].url;
@@ -146,7 +150,7 @@ describe('proxy configurations generated from the one route table', () => {
       expect(s.strip).toBe(s.prefix.slice(0, s.prefix.lastIndexOf('/')));
     }
     const internal = all.filter((s) => s.prefix === '/internal');
-    expect(internal.map((s) => s.host).sort()).toEqual(['access', 'modal', 'portal', 'tenant']);
+    expect(internal.map((s) => s.host).sort()).toEqual(['access', 'modal', 'portal', 'shop', 'tenant']);
     for (const s of internal) expect(s.service).toBe('deny 403');
   });
 

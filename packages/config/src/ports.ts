@@ -10,6 +10,8 @@ export const ServicePorts = {
   devprojects: 4107,
   'logo-modal': 4108,
   admin: 4109,
+  // apps/storefront: Next.js (`next start`), not a Fastify service (deploy/fleet/manifest.ts).
+  storefront: 4110,
 } as const;
 
 export type ServiceName = keyof typeof ServicePorts;
