@@ -7,6 +7,8 @@ export default tseslint.config(
     ignores: [
       '**/node_modules/**',
       '**/dist/**',
+      '**/.next/**',
+      'apps/*/next-env.d.ts',
       '.run/**',
       '.turbo/**',
       'proxy/generated/**',

@@ -1,0 +1,62 @@
+import { request } from 'undici';
+import { runtimeEnv } from '../env';
+import { shopRequest } from '../tenant';
+
+export type AccessStatus = 'approved' | 'pending' | 'rejected' | 'none';
+export interface AccessCheck {
+  has_access: boolean;
+  status: AccessStatus;
+  message: string;
+}
+
+/**
+ * The gatekeeper decides on the visitor's address, and that address exists only on the request
+ * the proxy sent to the storefront: a call from here through the proxy would carry the
+ * storefront's own address. So the storefront relays the visitor's request to the gatekeeper
+ * service directly, as a proxy would: the shop host, the access service's assertion the proxy
+ * attached for it (60 s, bound to that host), and the visitor's address in X-Forwarded-For, which
+ * the gatekeeper believes only from a peer in its TRUSTED_PROXIES.
+ */
+async function relay(
+  path: string,
+  init: { method: 'GET' | 'POST'; body?: unknown },
+): Promise<{ status: number; json: () => Promise<unknown> }> {
+  const req = await shopRequest();
+  if (!req.assertion)
+    throw new Error('no access assertion on this request: is the storefront behind the proxy?');
+  // undici's request() sends the Host header it is given (fetch would drop it).
+  const res = await request(`${runtimeEnv.gatekeeperUrl()}${path}`, {
+    method: init.method,
+    headers: {
+      host: req.shopHost,
+      'x-access-assertion': req.assertion,
+      ...(req.visitorIp ? { 'x-forwarded-for': req.visitorIp } : {}),
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: init.body === undefined ? null : JSON.stringify(init.body),
+  });
+  return { status: res.statusCode, json: () => res.body.json() };
+}
+
+export async function checkAccess(): Promise<AccessCheck> {
+  const res = await relay('/store/access-check', { method: 'GET' });
+  const body = await res.json();
+  if (res.status !== 200) throw new Error(`access-check answered ${res.status}: ${JSON.stringify(body)}`);
+  return body as AccessCheck;
+}
+
+export interface AccessRequestInput {
+  name: string;
+  company: string;
+  email: string;
+  message: string;
+}
+
+export async function requestAccess(
+  input: AccessRequestInput,
+): Promise<{ ok: true } | { ok: false; status: number; message: string }> {
+  const res = await relay('/store/access-request', { method: 'POST', body: input });
+  const body = (await res.json().catch(() => ({}))) as { message?: string };
+  if (res.status === 201 || res.status === 200) return { ok: true };
+  return { ok: false, status: res.status, message: body.message ?? `HTTP ${res.status}` };
+}

@@ -1,0 +1,43 @@
+import Medusa from '@medusajs/js-sdk';
+import { Agent, setGlobalDispatcher } from 'undici';
+import { runtimeEnv } from './env';
+import { shopRequest } from './tenant';
+
+/**
+ * Node's fetch drops a custom Host header, and the proxy routes by host. So the storefront asks
+ * for `http://<tenant>.<domain>:<proxy port>/...` and this dispatcher connects every host of the
+ * proxy domain to the proxy's own address: the URL keeps the tenant's host name (the Host header
+ * the proxy sees) while the socket goes to STORE_API_URL.
+ */
+let installed = false;
+function installDispatcher(): void {
+  if (installed) return;
+  installed = true;
+  const target = new URL(runtimeEnv.storeApiUrl()).hostname;
+  const suffix = `.${runtimeEnv.proxyDomain()}`;
+  setGlobalDispatcher(
+    new Agent({
+      connect: {
+        lookup: (hostname, options, callback) => {
+          const address = hostname.endsWith(suffix) ? target : hostname;
+          const family = address.includes(':') ? 6 : 4;
+          if ((options as { all?: boolean }).all) callback(null, [{ address, family }]);
+          else (callback as (e: null, a: string, f: number) => void)(null, address, family);
+        },
+      },
+    }),
+  );
+}
+
+/** Base URL of a host of the proxy domain, on the proxy's port. */
+export function proxyUrl(host: string): string {
+  installDispatcher();
+  const proxy = new URL(runtimeEnv.storeApiUrl());
+  return `${proxy.protocol}//${host}${proxy.port ? `:${proxy.port}` : ''}`;
+}
+
+/** The store API of this request's tenant, through the proxy, with the Medusa JS SDK. */
+export async function storeSdk(): Promise<Medusa> {
+  const { apiHost } = await shopRequest();
+  return new Medusa({ baseUrl: proxyUrl(apiHost), auth: { type: 'jwt', jwtTokenStorageMethod: 'nostore' } });
+}

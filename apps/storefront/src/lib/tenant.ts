@@ -1,0 +1,36 @@
+import { headers } from 'next/headers';
+import { runtimeEnv } from './env';
+
+export interface ShopRequest {
+  /** The shop host as the visitor typed it, without port: `shop.acme.localhost`. */
+  shopHost: string;
+  /** The tenant's backend host the store API answers on: `acme.localhost`. */
+  apiHost: string;
+  tenantId: string;
+  /** The visitor's address as the proxy saw it (the right-most X-Forwarded-For entry). */
+  visitorIp: string | undefined;
+  /** The access service's identity assertion the proxy attached to this request. */
+  assertion: string | undefined;
+}
+
+/**
+ * Which tenant this request is for: the storefront serves every tenant's shop host
+ * (`shop.<tenant>.<domain>`) from one process, as the proxy routes them all here.
+ */
+export async function shopRequest(): Promise<ShopRequest> {
+  const h = await headers();
+  const raw = (h.get('x-forwarded-host') ?? h.get('host') ?? '').split(',')[0]!.trim().toLowerCase();
+  const shopHost = raw.replace(/:\d+$/, '').replace(/\.$/, '');
+  const domain = runtimeEnv.proxyDomain();
+  const match = new RegExp(`^shop\\.([a-z0-9-]+)\\.${domain.replace(/\./g, '\\.')}$`).exec(shopHost);
+  const tenantId = match?.[1] ?? 'unknown';
+  const forwarded = h.get('x-forwarded-for');
+  const visitorIp = forwarded ? forwarded.split(',').pop()!.trim() : undefined;
+  return {
+    shopHost,
+    apiHost: `${tenantId}.${domain}`,
+    tenantId,
+    visitorIp,
+    assertion: h.get('x-access-assertion') ?? undefined,
+  };
+}

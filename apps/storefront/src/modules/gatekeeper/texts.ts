@@ -1,0 +1,65 @@
+import type { Lang } from '@lib/i18n';
+
+const texts = {
+  nl: {
+    title: 'Toegang tot de webshop',
+    intro: 'Deze webshop is alleen toegankelijk voor goedgekeurde bezoekers. Vraag hieronder toegang aan.',
+    name: 'Naam',
+    company: 'Bedrijf',
+    email: 'E-mailadres',
+    reason: 'Waarom wilt u toegang?',
+    submit: 'Toegang aanvragen',
+    pending: 'Uw aanvraag is ontvangen en wordt beoordeeld. U krijgt toegang zodra deze is goedgekeurd.',
+    approved: 'U heeft toegang tot de webshop.',
+    rejected: 'Uw aanvraag is afgewezen. Neem contact met ons op als u denkt dat dit niet klopt.',
+    toShop: 'Naar de webshop',
+    status: 'Status',
+    statusNames: {
+      pending: 'in behandeling',
+      approved: 'goedgekeurd',
+      rejected: 'afgewezen',
+      none: 'geen aanvraag',
+    },
+    unavailable: 'De toegangscontrole is niet beschikbaar voor deze webshop.',
+  },
+  en: {
+    title: 'Access to the web shop',
+    intro: 'This web shop is open to approved visitors only. Request access below.',
+    name: 'Name',
+    company: 'Company',
+    email: 'E-mail address',
+    reason: 'Why do you need access?',
+    submit: 'Request access',
+    pending: 'Your request has been received and is under review. You get access once it is approved.',
+    approved: 'You have access to the web shop.',
+    rejected: 'Your request was rejected. Contact us if you think this is a mistake.',
+    toShop: 'Go to the web shop',
+    status: 'Status',
+    statusNames: { pending: 'pending', approved: 'approved', rejected: 'rejected', none: 'no request' },
+    unavailable: 'Access control is not available for this web shop.',
+  },
+  de: {
+    title: 'Zugang zum Webshop',
+    intro: 'Dieser Webshop ist nur für freigegebene Besucher zugänglich. Beantragen Sie unten den Zugang.',
+    name: 'Name',
+    company: 'Firma',
+    email: 'E-Mail-Adresse',
+    reason: 'Warum benötigen Sie Zugang?',
+    submit: 'Zugang beantragen',
+    pending: 'Ihre Anfrage ist eingegangen und wird geprüft. Sie erhalten Zugang, sobald sie genehmigt ist.',
+    approved: 'Sie haben Zugang zum Webshop.',
+    rejected: 'Ihre Anfrage wurde abgelehnt. Kontaktieren Sie uns, wenn Sie das für einen Fehler halten.',
+    toShop: 'Zum Webshop',
+    status: 'Status',
+    statusNames: {
+      pending: 'in Bearbeitung',
+      approved: 'genehmigt',
+      rejected: 'abgelehnt',
+      none: 'keine Anfrage',
+    },
+    unavailable: 'Die Zugangskontrolle ist für diesen Webshop nicht verfügbar.',
+  },
+} satisfies Record<Lang, unknown>;
+
+export const gateTexts = (lang: Lang) => texts[lang];
+export type GateTexts = (typeof texts)['nl'];

@@ -1,0 +1,39 @@
+import Link from 'next/link';
+import { type Lang, languages, t } from '@lib/i18n';
+
+/** Top bar: shop name, search (GET form, server rendered), language switch. */
+export function ShopHeader({
+  lang,
+  tenantName,
+  q,
+}: {
+  lang: Lang;
+  tenantName: string;
+  q?: string | undefined;
+}) {
+  const tx = t(lang);
+  return (
+    <header className="shop-header">
+      <Link href={`/${lang}`} className="brand">
+        {tenantName} <span className="muted">{tx.shop}</span>
+      </Link>
+      <form action={`/${lang}`} method="get" className="search" role="search">
+        <input
+          name="q"
+          type="search"
+          defaultValue={q ?? ''}
+          placeholder={tx.searchPlaceholder}
+          aria-label={tx.search}
+        />
+        <button type="submit">{tx.search}</button>
+      </form>
+      <nav className="langs" aria-label="Language">
+        {languages.map((l) => (
+          <Link key={l} href={`/${l}`} className={l === lang ? 'active' : undefined} hrefLang={l}>
+            {l.toUpperCase()}
+          </Link>
+        ))}
+      </nav>
+    </header>
+  );
+}
