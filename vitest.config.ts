@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['{packages,services,proxy,deploy}/**/*.test.ts'],
+    include: ['{packages,services,proxy,deploy,apps}/**/*.test.ts'],
     exclude: ['**/node_modules/**'],
     globalSetup: ['packages/testing/src/global-setup.ts'],
     pool: 'forks',

@@ -110,3 +110,28 @@ build_admin_web() {
 ensure_admin_web() {
   if admin_web_stale; then build_admin_web; fi
 }
+
+# The customer storefront (apps/storefront, Next.js): `next build` to .next/, run by the fleet with
+# `next start`. Stale when the build is missing or older than any of its files or the lockfile.
+STOREFRONT_DIR=apps/storefront
+storefront_stale() {
+  local stamp=$STOREFRONT_DIR/.next/BUILD_ID
+  [ -f "$stamp" ] || return 0
+  [ pnpm-lock.yaml -nt "$stamp" ] && return 0
+  [ -n "$(find "$STOREFRONT_DIR" \( -path "$STOREFRONT_DIR/node_modules" -o -path "$STOREFRONT_DIR/.next" -o -path "$STOREFRONT_DIR/test" \) -prune \
+    -o -type f -newer "$stamp" -print -quit)" ]
+}
+
+build_storefront() {
+  log "building the storefront (apps/storefront)"
+  mkdir -p .run
+  if ! pnpm_cmd --filter @aplt/storefront build >.run/storefront-build.log 2>&1; then
+    cat .run/storefront-build.log >&2
+    echo "the storefront did not build (log: .run/storefront-build.log)" >&2
+    return 1
+  fi
+}
+
+ensure_storefront() {
+  if storefront_stale; then build_storefront; fi
+}

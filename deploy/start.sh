@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Quick start, command 1: installs what is missing, builds the admin panel when it is missing or
+# Quick start, command 1: installs what is missing, builds the admin panel and the storefront when missing or
 # stale, migrates, seeds the demo tenants and users, starts every service and the proxy, and
 # prints the URLs and demo credentials. Ctrl-C stops it.
 set -euo pipefail
@@ -9,4 +9,5 @@ ensure_system_packages
 ensure_servers
 ensure_node_modules
 ensure_admin_web
+ensure_storefront
 exec node --import tsx deploy/fleet/main.ts "$@"

@@ -7,6 +7,10 @@ export interface FleetProcess {
   entry: string;
   /** HTTP port, or null for a pure worker process. */
   port: number | null;
+  /** Node arguments instead of `--import tsx <entry>` (the storefront runs `next start`). */
+  args?: string[];
+  /** Working directory, when not the repository root. */
+  cwd?: string;
 }
 
 /**
@@ -14,12 +18,23 @@ export interface FleetProcess {
  * file); the proxy routes only to the HTTP ones, by service name.
  */
 export const fleetProcesses: FleetProcess[] = [
-  ...(Object.keys(ServicePorts) as ServiceName[]).map((service) => ({
-    name: service,
-    service,
-    entry: `services/${service}/src/server.ts`,
-    port: ServicePorts[service],
-  })),
+  ...(Object.keys(ServicePorts) as ServiceName[])
+    .filter((service) => service !== 'storefront')
+    .map((service) => ({
+      name: service,
+      service,
+      entry: `services/${service}/src/server.ts`,
+      port: ServicePorts[service],
+    })),
+  // The storefront: the `next build` output (deploy/start.sh builds it when missing or stale).
+  {
+    name: 'storefront',
+    service: 'storefront',
+    entry: 'apps/storefront/node_modules/next/dist/bin/next',
+    args: ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1'],
+    cwd: 'apps/storefront',
+    port: ServicePorts.storefront,
+  },
   // Connector, commerce-sync and tenant-update workers: long imports stay off the HTTP process.
   { name: 'catalog-worker', service: 'catalog', entry: 'services/catalog/src/worker.ts', port: null },
 ];

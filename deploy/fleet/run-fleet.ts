@@ -164,6 +164,9 @@ export async function startFleet(opts: {
     );
   }
   serviceEnv.PUBLIC_PROXY_URL = `http://127.0.0.1:${e.PROXY_PORT}`;
+  // The storefront calls the store API through the proxy on the tenant host (server side).
+  serviceEnv.STORE_API_URL ??= serviceEnv.PUBLIC_PROXY_URL;
+  serviceEnv.NEXT_PUBLIC_GATEKEEPER_ENABLED ??= 'true';
 
   const stopChildren = async () => {
     await Promise.all(
@@ -185,7 +188,8 @@ export async function startFleet(opts: {
   let proxy: RunningProxy | undefined;
   try {
     const spawnProcess = (p: (typeof fleetProcesses)[number]) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', p.entry], {
+      const child = spawn(process.execPath, p.args ?? ['--import', 'tsx', p.entry], {
+        cwd: p.cwd,
         env: { ...serviceEnv, ...(p.port === null ? {} : { PORT: String(ports[p.service]) }) },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -10,11 +10,12 @@ export async function seedTenants(ctx: SeedContext): Promise<void> {
       ctx.server,
       {
         ...t,
-        hosts: [`${t.id}.${ctx.domain}`],
+        // The tenant host (admin, store API) and its storefront's shop host (apps/storefront).
+        hosts: [`${t.id}.${ctx.domain}`, `shop.${t.id}.${ctx.domain}`],
         // Links in e-mails (reset, verification) are built from these, never from a request's Host.
         adminBaseUrl: `http://${t.id}.${ctx.domain}:${ctx.proxyPort}`,
-        // The demo has no separate storefront: customer links go to the tenant's own public host.
-        storeBaseUrl: `http://${t.id}.${ctx.domain}:${ctx.proxyPort}`,
+        // Customer links (verification, password reset) open the storefront on the shop host.
+        storeBaseUrl: `http://shop.${t.id}.${ctx.domain}:${ctx.proxyPort}`,
       },
       { databasePrefix: ctx.dbPrefix },
     );
