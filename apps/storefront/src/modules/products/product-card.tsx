@@ -14,7 +14,10 @@ export function ProductCard({ product, lang }: { product: StoreProduct; lang: La
         <span className="name">{product.name}</span>
         <span className="muted">{product.sku}</span>
         <span className="price">
-          {tx.from} {money(product.price.unit_price, lang)} <span className="muted">{tx.perPiece}</span>
+          {money(product.price.unit_price, lang)}{' '}
+          <span className="muted">
+            {tx.perPiece}, {tx.atQuantity(product.price.quantity)}
+          </span>
         </span>
       </Link>
     </li>
