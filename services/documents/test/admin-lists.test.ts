@@ -170,7 +170,11 @@ describe('documents: the admin lists and details the panel reads', () => {
     expect(detail.credit_notes).toEqual([]);
     const creditedDetail = (await call('GET', `/admin/aplt/invoices/${credited.id}`)).body;
     expect(creditedDetail.credit_notes).toEqual([
-      expect.objectContaining({ id: cn.body.id, invoice_number: cn.body.invoice_number, credit_reason: 'retour' }),
+      expect.objectContaining({
+        id: cn.body.id,
+        invoice_number: cn.body.invoice_number,
+        credit_reason: 'retour',
+      }),
     ]);
     const payment = (await call('GET', `/admin/aplt/payments/${pay.body.id}`)).body;
     expect(payment.customer_name).toBe('Bakker BV');
@@ -191,9 +195,9 @@ describe('documents: the admin lists and details the panel reads', () => {
   });
 
   it('the shared schemas hold the same rules the routes apply', () => {
-    expect(orderStatusBody.safeParse({ id: 1, status: 'shipped', tracking_url: 'ftp://x.example' }).success).toBe(
-      false,
-    );
+    expect(
+      orderStatusBody.safeParse({ id: 1, status: 'shipped', tracking_url: 'ftp://x.example' }).success,
+    ).toBe(false);
     expect(createOrderBody.safeParse({ lines: [] }).success).toBe(false);
     expect(orderTransitions.delivered).toEqual([]);
   });
