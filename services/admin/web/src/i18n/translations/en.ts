@@ -1,5 +1,6 @@
 import type { Translations } from '../types';
 import { operationsEn } from './operations.en';
+import { salesEn } from './sales.en';
 
 /** English texts: the same keys as nl.ts (the type says so). */
 export const en: Translations = {
@@ -173,4 +174,5 @@ export const en: Translations = {
     clearFilters: 'Clear filters',
   },
   ...operationsEn,
+  ...salesEn,
 };

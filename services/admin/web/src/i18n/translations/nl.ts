@@ -1,4 +1,5 @@
 import { operationsNl } from './operations.nl';
+import { salesNl } from './sales.nl';
 
 /**
  * Dutch texts: the default language and the source of truth for the keys. `en.ts` must have
@@ -177,4 +178,6 @@ export const nl = {
   },
   // The operations pages' areas (customers, connectors, dev projects, ...): operations.nl.ts.
   ...operationsNl,
+  // The sales pages (quotations to payments, reports, the document chain): sales.nl.ts.
+  ...salesNl,
 } as const;

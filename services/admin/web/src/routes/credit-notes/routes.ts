@@ -1,8 +1,12 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
+import { documentCrumb } from '../../components/sales/document-crumb';
 
-/**
- * Pages under /app/credit-notes. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('creditNotes');
+/** Pages under /app/credit-notes: list and detail (credit notes are made from an invoice). */
+export const routes: RouteObject[] = [
+  { index: true, lazy: () => import('./credit-note-list') },
+  {
+    path: ':id',
+    lazy: () => import('./credit-note-detail'),
+    handle: documentCrumb('credit-notes', 'invoice_number'),
+  },
+];

@@ -1,8 +1,12 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
+import { documentCrumb } from '../../components/sales/document-crumb';
 
-/**
- * Pages under /app/invoices. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('invoices');
+/** Pages under /app/invoices: list and detail (proformas too). */
+export const routes: RouteObject[] = [
+  { index: true, lazy: () => import('./invoice-list') },
+  {
+    path: ':id',
+    lazy: () => import('./invoice-detail'),
+    handle: documentCrumb('invoices', 'invoice_number'),
+  },
+];

@@ -1,8 +1,8 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
+import { documentCrumb } from '../../components/sales/document-crumb';
 
-/**
- * Pages under /app/orders. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('orders');
+/** Pages under /app/orders: list and detail. */
+export const routes: RouteObject[] = [
+  { index: true, lazy: () => import('./order-list') },
+  { path: ':id', lazy: () => import('./order-detail'), handle: documentCrumb('orders', 'order_number') },
+];

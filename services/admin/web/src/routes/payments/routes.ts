@@ -1,8 +1,12 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
+import { documentCrumb } from '../../components/sales/document-crumb';
 
-/**
- * Pages under /app/payments. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('payments');
+/** Pages under /app/payments: list (with "register a payment") and detail. */
+export const routes: RouteObject[] = [
+  { index: true, lazy: () => import('./payment-list') },
+  {
+    path: ':id',
+    lazy: () => import('./payment-detail'),
+    handle: documentCrumb('payments', 'payment_number'),
+  },
+];

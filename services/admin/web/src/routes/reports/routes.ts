@@ -1,8 +1,4 @@
 import type { RouteObject } from 'react-router';
-import { placeholderRoutes } from '../placeholder-routes';
 
-/**
- * Pages under /app/reports. SCAFFOLDING: a "coming" page until the area's real pages replace it
- * (see services/admin/web/README.md, "Adding a page").
- */
-export const routes: RouteObject[] = placeholderRoutes('reports');
+/** Pages under /app/reports: one page with the KPIs, revenue, aged receivables and VAT. */
+export const routes: RouteObject[] = [{ index: true, lazy: () => import('./reports') }];
