@@ -439,6 +439,38 @@ describe('the sales pages in Chromium through the real proxy', () => {
     await shot('quotation-detail');
   });
 
+  it('edits the open quotation: its saved lines come back into the editor and are priced again', async () => {
+    await page.click('[data-testid="quotation-edit"]');
+    await at(/^\/app\/quotations\/\d+\/edit$/);
+    await page.waitForSelector('[data-testid="line-1"]');
+    // The saved catalog lines find their product, position and technique again.
+    await waitFor(
+      () =>
+        document.querySelector('[data-testid="line-0"] [data-testid="line-technique"]')?.textContent !==
+        'Onbedrukt',
+    );
+    expect(
+      await page.$eval(
+        '[data-testid="line-0"] [data-testid="product-picker"] input',
+        (e) => (e as HTMLInputElement).value,
+      ),
+    ).toContain(products[0]!.sku);
+    await typeInto('[data-testid="line-1"] [data-testid="line-quantity"]', '150');
+    await waitFor(() => {
+      const t =
+        document.querySelector('[data-testid="line-1"] [data-testid="line-amount"]')?.textContent ?? '';
+      return t.includes('€') && !t.includes('Berekenen');
+    });
+    await page.click('[data-testid="quotation-submit"]');
+    await at(/^\/app\/quotations\/\d+$/);
+    await waitFor(() =>
+      (document.querySelectorAll('[data-testid="quotation-lines"] tbody tr')[1]?.textContent ?? '').includes(
+        '150',
+      ),
+    );
+    expect(await text('[data-testid="quotation-detail"] h1')).toBe(doc.quotation);
+  });
+
   it('confirms the quotation to an order and offers only the moves the order allows', async () => {
     await page.click('[data-testid="quotation-confirm"]');
     await press('[data-testid="quotation-confirm-go"]');
