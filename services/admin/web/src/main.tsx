@@ -33,6 +33,14 @@ onSessionExpired(() => {
     });
 });
 
+// Leaving the page aborts the feature stream (useFeatureEvents); the SDK's stream reader then
+// rejects with an AbortError nobody is left to await. That is the intended end of the stream, not
+// a failure: it is marked handled. Every other unhandled rejection still surfaces.
+window.addEventListener('unhandledrejection', (event: PromiseRejectionEvent) => {
+  const reason = event.reason as { name?: unknown } | null;
+  if (reason && typeof reason === 'object' && reason.name === 'AbortError') event.preventDefault();
+});
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ErrorBoundary>
