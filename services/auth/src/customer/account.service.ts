@@ -4,7 +4,7 @@ import type { QueueClient } from '@aplt/queue';
 import { checkCredentials } from '../shared/credentials.service';
 import type { AuthDeps } from '../shared/deps';
 import * as repo from './account.repository';
-import { checkImage } from './avatar-image';
+import { checkImage } from '@aplt/images';
 
 export const LANGUAGES = ['nl', 'en', 'de'] as const;
 export type Language = (typeof LANGUAGES)[number];

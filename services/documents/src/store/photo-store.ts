@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
-import type { CheckedImage } from './image-upload';
+import type { CheckedImage } from '@aplt/images';
 
 const safeSegment = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
 

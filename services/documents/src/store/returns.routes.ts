@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { apltDb, commerceDb, type DocumentsContext } from '../shared/context';
 import { customerRoute } from '../shared/route-options';
 import { identifyCaller } from './customer-portal.service';
-import { checkImage } from './image-upload';
+import { checkImage } from '@aplt/images';
 import { readForm } from './multipart-form';
 import type { ReturnPhotoStore } from './photo-store';
 import {

@@ -6,7 +6,7 @@ import { recordAudit } from '../shared/audit.service';
 import { today } from '../shared/context';
 import type { Caller } from './customer-portal.service';
 import { returnView } from './customer-views';
-import type { CheckedImage } from './image-upload';
+import type { CheckedImage } from '@aplt/images';
 import type { ReturnPhotoStore } from './photo-store';
 import * as repo from './returns.repository';
 import { storeId } from './store.schemas';

@@ -1,3 +1,4 @@
+// Upload checks shared by the auth service (avatars) and the documents service (return photos).
 import { createHash } from 'node:crypto';
 import { HttpError, unprocessable } from '@aplt/http';
 import sharp from 'sharp';

@@ -1,0 +1,1 @@
+export { checkImage, sniffImage, type CheckedImage, type ImageFormat } from './image-upload';
