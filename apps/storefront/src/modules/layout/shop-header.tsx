@@ -1,7 +1,9 @@
 import Link from 'next/link';
 import { type Lang, languages, t } from '@lib/i18n';
+import { AccountMenu } from '@modules/account/account-menu';
+import { CartLink } from '@modules/cart/cart-link';
 
-/** Top bar: shop name, search (GET form, server rendered), language switch. */
+/** Top bar: shop name, search (GET form, server rendered), language switch, account and cart. */
 export function ShopHeader({
   lang,
   tenantName,
@@ -33,6 +35,10 @@ export function ShopHeader({
             {l.toUpperCase()}
           </Link>
         ))}
+      </nav>
+      <nav className="shop-actions" aria-label={tx.account}>
+        <AccountMenu lang={lang} />
+        <CartLink lang={lang} />
       </nav>
     </header>
   );
