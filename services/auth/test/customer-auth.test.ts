@@ -68,10 +68,15 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
   it('registers, refuses login until the e-mail is verified, then sets a 7-day httpOnly strict cookie', async () => {
     const weak = await post('/store/customers', { email: EMAIL, password: 'weak' });
     expect(weak.statusCode).toBe(400);
-    const reg = await post('/store/customers', { email: EMAIL, password: PASSWORD, first_name: 'Jane' });
+    const reg = await post('/store/customers', {
+      email: EMAIL,
+      password: PASSWORD,
+      first_name: 'Jane',
+      company_name: 'Jane BV',
+    });
     expect(reg.statusCode).toBe(201);
     expect(reg.json()).toMatchObject({
-      customer: { email: EMAIL, first_name: 'Jane' },
+      customer: { email: EMAIL, first_name: 'Jane', company_name: 'Jane BV' },
       email_verification_required: true,
     });
     expect((await post('/store/customers', { email: EMAIL, password: PASSWORD })).statusCode).toBe(409);

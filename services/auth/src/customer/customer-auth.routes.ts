@@ -68,6 +68,7 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
     email: z.string(),
     first_name: z.string().nullable(),
     last_name: z.string().nullable(),
+    company_name: z.string().nullable().optional(),
   });
 
   app.post(
@@ -92,6 +93,8 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
           password: z.string().max(1024).optional(),
           first_name: z.string().max(200).optional(),
           last_name: z.string().max(200).optional(),
+          // The storefront's sign-up asks for the company (B2B); Medusa's customer has the column.
+          company_name: z.string().trim().max(200).optional(),
         }),
         response: {
           200: z.object({ customer: customerBody, email_verification_required: z.literal(true) }),

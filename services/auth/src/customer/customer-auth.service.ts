@@ -41,7 +41,13 @@ export type LoginOutcome =
 export async function registerCustomer(
   deps: AuthDeps,
   tenant: TenantRecord,
-  input: { email: string; password: string; first_name?: string | undefined; last_name?: string | undefined },
+  input: {
+    email: string;
+    password: string;
+    first_name?: string | undefined;
+    last_name?: string | undefined;
+    company_name?: string | undefined;
+  },
 ) {
   assertPasswordRules(input.password, input.email);
   const db = deps.databases.commerce(tenant);
@@ -55,6 +61,7 @@ export async function registerCustomer(
         email: input.email,
         firstName: input.first_name,
         lastName: input.last_name,
+        companyName: input.company_name,
       });
       await createIdentity(trx, {
         entityId: input.email,
@@ -73,6 +80,7 @@ export async function registerCustomer(
     email: input.email,
     first_name: input.first_name ?? null,
     last_name: input.last_name ?? null,
+    company_name: input.company_name || null,
   };
 }
 
@@ -113,7 +121,12 @@ export async function createCustomerForIdentity(
   deps: AuthDeps,
   tenant: TenantRecord,
   authIdentityId: string,
-  input: { email: string; first_name?: string | undefined; last_name?: string | undefined },
+  input: {
+    email: string;
+    first_name?: string | undefined;
+    last_name?: string | undefined;
+    company_name?: string | undefined;
+  },
 ) {
   const db = deps.databases.commerce(tenant);
   const identity = await findIdentityById(db, authIdentityId);
@@ -132,6 +145,7 @@ export async function createCustomerForIdentity(
         email: entityId,
         firstName: input.first_name,
         lastName: input.last_name,
+        companyName: input.company_name,
       });
     });
   } catch (err) {
@@ -144,6 +158,7 @@ export async function createCustomerForIdentity(
     email: entityId,
     first_name: input.first_name ?? null,
     last_name: input.last_name ?? null,
+    company_name: input.company_name || null,
   };
 }
 

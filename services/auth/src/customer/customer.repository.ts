@@ -13,7 +13,13 @@ export interface CustomerRow {
 /** Storefront customers in the tenant's commerce DB (Medusa v2 `customer`). */
 export async function insertCustomer(
   db: Db,
-  c: { id: string; email: string; firstName?: string | undefined; lastName?: string | undefined },
+  c: {
+    id: string;
+    email: string;
+    firstName?: string | undefined;
+    lastName?: string | undefined;
+    companyName?: string | undefined;
+  },
 ): Promise<void> {
   await db
     .insertInto('customer')
@@ -22,6 +28,7 @@ export async function insertCustomer(
       email: c.email,
       first_name: c.firstName ?? null,
       last_name: c.lastName ?? null,
+      company_name: c.companyName || null,
       has_account: true,
       metadata: sql`'{}'::jsonb`,
     })
