@@ -1,13 +1,15 @@
-import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { BlockList, isIP, isIPv4, isIPv6 } from 'node:net';
 import { normalizeIp } from './whitelist';
 
 /**
  * The client address as the trusted proxies report it (Fastify's trustProxy rule): starting at
  * the TCP peer and walking X-Forwarded-For from the right, the first address that is not a
- * trusted proxy. A client talking to us directly cannot name an address at all. Trust checks are
+ * trusted proxy; or, when given, a trusted peer's X-Real-IP. A client talking to us directly cannot name an address at all. Trust checks are
  * memoised because the peers are a handful of proxies and each check costs a SocketAddress.
  */
-export function clientIpResolver(trustedRanges: string[]): (peer: string, xff: string | undefined) => string {
+export function clientIpResolver(
+  trustedRanges: string[],
+): (peer: string, xff: string | undefined, realIp?: string) => string {
   const trusted = new BlockList();
   for (const range of trustedRanges) {
     const [net = '', bits] = range.trim().split('/');
@@ -26,9 +28,16 @@ export function clientIpResolver(trustedRanges: string[]): (peer: string, xff: s
     return known;
   };
 
-  return (peer, xff) => {
+  return (peer, xff, realIp) => {
     let ip = normalizeIp(peer);
-    if (!xff || !isTrusted(ip)) return ip;
+    if (!isTrusted(ip)) return ip;
+    // X-Real-IP is one address the proxy wrote itself (nginx `$remote_addr`); only the caller
+    // passes it where the proxy form guarantees that (validate.handler.ts), and only when it is one.
+    if (realIp !== undefined) {
+      const real = realIp.trim();
+      if (isIP(real) !== 0) return normalizeIp(real);
+    }
+    if (!xff) return ip;
     // One hop (a single proxy in front) is the common case: no split.
     if (xff.indexOf(',') < 0) {
       const hop = normalizeIp(xff.trim());

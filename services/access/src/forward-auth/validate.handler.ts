@@ -13,7 +13,7 @@ import type { HostEntry, HostTenants } from './host-tenants';
 import type { IdentityCache } from './identity-cache';
 import type { DecisionMetrics } from './metrics';
 import { derivedAccessUrl, forwardedReturnUrl } from './return-url';
-import { type Decision, decide, decideNow, negotiate } from './validate.service';
+import { type Decision, decide, decideNow, negotiate, SHOP_VISITOR } from './validate.service';
 import type { Whitelist } from './whitelist';
 
 /** Path on every protected host where a login made on the access host is handed over. */
@@ -100,7 +100,7 @@ function fail(ctx: Context, req: IncomingMessage, res: ServerResponse, requestId
 }
 
 interface Context extends ValidateDeps {
-  clientIp: (peer: string, xff: string | undefined) => string;
+  clientIp: (peer: string, xff: string | undefined, realIp?: string) => string;
   loginUrl: (proto: 'http' | 'https', host: string, uri: string) => string;
 }
 
@@ -129,35 +129,72 @@ function write(req: IncomingMessage, res: ServerResponse, requestId: string, a: 
   res.end();
 }
 
-/** Synchronous when the caches know the client (no promise per request), else a promise. */
-function answer(ctx: Context, req: IncomingMessage, requestId: string): Answer | Promise<Answer> {
+/**
+ * The forwarded request, in whichever form the proxy asks (README "Forward authentication"):
+ * - Caddy forward_auth and Traefik forwardAuth: X-Forwarded-Method, -Host and -Uri, all three, the
+ *   client in X-Forwarded-For. Both proxies overwrite these but pass a client's own X-Real-IP and
+ *   X-Original-* on, so in this form those are ignored.
+ * - nginx auth_request: X-Original-URI (and X-Original-Method when configured: the subrequest
+ *   itself is always a GET), the original Host, the client in X-Real-IP or X-Forwarded-For.
+ * - The spec's plain form: Host, X-Real-IP / X-Forwarded-For and Cookie only; without a path the
+ *   host's root stands for the request (it only shapes the login's return URL).
+ * Forwarded addresses count only from TRUSTED_PROXIES (client-ip.ts).
+ */
+function forwardedOf(ctx: Context, req: IncomingMessage, requestId: string): Forwarded | Answer {
   const h = req.headers;
-  const method = one(h['x-forwarded-method']);
-  const host = one(h['x-forwarded-host']);
-  const uri = one(h['x-forwarded-uri']);
-  if (!method || !host || !uri) {
-    ctx.metrics.count('bad_request', 'missing_forwarded_headers');
-    const err = badRequest(
-      'X-Forwarded-Method, X-Forwarded-Host and X-Forwarded-Uri are required (forward auth only)',
-      {
-        missing: [
-          !method && 'X-Forwarded-Method',
-          !host && 'X-Forwarded-Host',
-          !uri && 'X-Forwarded-Uri',
-        ].filter(Boolean),
-      },
-    );
-    return json(err.statusCode, { ...err.body(), request_id: requestId });
+  const peer = req.socket.remoteAddress ?? '';
+  const xff = one(h['x-forwarded-for']);
+  const forwardedMethod = one(h['x-forwarded-method']);
+  const forwardedUri = one(h['x-forwarded-uri']);
+  let method: string;
+  let host: string | undefined;
+  let uri: string;
+  let ip: string;
+  if (forwardedMethod !== undefined || forwardedUri !== undefined) {
+    host = one(h['x-forwarded-host']);
+    if (!forwardedMethod || !host || !forwardedUri)
+      return missing(ctx, requestId, [
+        !forwardedMethod && 'X-Forwarded-Method',
+        !host && 'X-Forwarded-Host',
+        !forwardedUri && 'X-Forwarded-Uri',
+      ]);
+    method = forwardedMethod;
+    uri = forwardedUri;
+    ip = ctx.clientIp(peer, xff);
+  } else {
+    host = h.host;
+    if (!host) return missing(ctx, requestId, ['Host']);
+    method = one(h['x-original-method']) || 'GET';
+    uri = one(h['x-original-uri']) || '/';
+    ip = ctx.clientIp(peer, xff, one(h['x-real-ip']));
   }
-  const f: Forwarded = {
+  return {
     method,
     host,
     uri,
     proto: one(h['x-forwarded-proto']) === 'https' ? 'https' : 'http',
-    ip: ctx.clientIp(req.socket.remoteAddress ?? '', one(h['x-forwarded-for'])),
+    ip,
     requestId,
     headers: h,
   };
+}
+
+function missing(ctx: Context, requestId: string, names: (string | false)[]): Answer {
+  ctx.metrics.count('bad_request', 'missing_forwarded_headers');
+  const err = badRequest(
+    'Forward auth needs X-Forwarded-Method, X-Forwarded-Host and X-Forwarded-Uri (Caddy, Traefik), ' +
+      'or Host with X-Original-URI (nginx auth_request) or alone',
+    { missing: names.filter(Boolean) },
+  );
+  return json(err.statusCode, { ...err.body(), request_id: requestId });
+}
+
+/** Synchronous when the caches know the client (no promise per request), else a promise. */
+function answer(ctx: Context, req: IncomingMessage, requestId: string): Answer | Promise<Answer> {
+  const f = forwardedOf(ctx, req, requestId);
+  if (!('requestId' in f)) return f;
+  const { host, uri } = f;
+  const h = req.headers;
 
   // The hand-over of a login made on the access host never reaches a backend, whitelisted or not.
   if (
@@ -189,6 +226,10 @@ function decideFor(
   f: Forwarded,
   input: { ip: string; sessionToken: string | undefined; deviceToken: string | undefined; host: HostEntry },
 ): Answer | Promise<Answer> {
+  // A tenant's shop host is public at the proxy (ACCESS_SHOP_POLICY, default public): the
+  // storefront's gatekeeper decides. Unknown and backend hosts go through the usual rules.
+  if (input.host.shop && ctx.config.ACCESS_SHOP_POLICY === 'public')
+    return respond(ctx, f, input.host, SHOP_VISITOR);
   const now = decideNow(ctx, input);
   return now
     ? respond(ctx, f, input.host, now)
