@@ -17,14 +17,17 @@ export const ASSERTION_TTL_SECONDS = 60;
 export interface AssertionClaims {
   iss: typeof ASSERTION_ISSUER;
   aud: typeof ASSERTION_AUDIENCE;
-  /** The access user's e-mail, or `whitelist` for an allowed address without a login. */
+  /**
+   * The access user's e-mail, `whitelist` for an allowed address without a login, or `visitor`
+   * for anyone on a tenant's public shop host.
+   */
   sub: string;
   /** Normalised host the decision was made for (lower case, no port, no trailing dot). */
   host: string;
   /** Tenant of that host in the registry, or null for a host the registry does not know. */
   tenant: string | null;
-  /** Why the request passed: whitelist, session or device. */
-  reason: 'whitelist' | 'session' | 'device';
+  /** Why the request passed: whitelist, session, device, or shop (a public shop host). */
+  reason: 'whitelist' | 'session' | 'device' | 'shop';
   roles: string[];
   iat: number;
   exp: number;

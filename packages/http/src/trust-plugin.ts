@@ -54,6 +54,10 @@ export const trustPlugin = fp(
       const token = one(request.headers[ASSERTION_HEADER]);
       const claims = token ? await verifier.verify(token, request.hostname) : undefined;
       if (!claims) throw unauthorized('This request did not pass the access service');
+      // A public shop host's visitor (forward auth's `shop` policy) may reach store routes only,
+      // as the storefront does for its visitor: never an admin, auth or operator route.
+      if (claims.reason === 'shop' && !request.routeOptions.url.startsWith('/store/'))
+        throw unauthorized('This request did not pass the access service');
       request.access = claims;
     });
   },

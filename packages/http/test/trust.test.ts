@@ -106,6 +106,29 @@ describe('trust boundary of a tenant backend', () => {
     expect((await app.inject({ url: '/healthz', headers: { host: 'acme.localhost' } })).statusCode).toBe(200);
   });
 
+  it("a public shop host's visitor assertion opens store routes only", async () => {
+    const app = await build();
+    const signer = new AssertionSigner(secrets.ACCESS_ASSERTION_PRIVATE_KEY);
+    const headers = {
+      host: 'acme.localhost',
+      [ASSERTION_HEADER]: signer.sign({
+        sub: 'visitor',
+        host: 'acme.localhost',
+        tenant: 'acme',
+        reason: 'shop',
+        roles: [],
+      }),
+    };
+    expect((await app.inject({ url: '/store/things', headers })).statusCode).toBe(200);
+    for (const url of ['/admin/aplt/quotations', '/admin/aplt/%71uotations']) {
+      const refused = await app.inject({ url, headers });
+      expect(refused.statusCode, url).toBe(401);
+      expect(refused.json()).toMatchObject({ type: 'unauthorized' });
+    }
+    const echo = await app.inject({ method: 'POST', url: '/admin/echo', headers, payload: { name: 'x' } });
+    expect(echo.statusCode).toBe(401);
+  });
+
   it('guards by the matched route, whatever spelling of the path reached it', async () => {
     const app = await build();
     for (const url of ['/admin/aplt/quotations', '/admin/aplt/%71uotations', '/admin/aplt/quotation%73']) {

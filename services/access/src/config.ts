@@ -20,6 +20,10 @@ export const configShape = {
   ACCESS_COOKIE_DOMAIN: env.optionalStr(),
   // 'page': a browser gets the 401 denied page with a login link; 'redirect': a 302 to the login.
   ACCESS_DENIED_MODE: env.oneOf(['page', 'redirect'], 'page'),
+  // Shop hosts (shop.<tenant>.<domain> of a registered tenant): 'public' lets every visitor reach
+  // the storefront, whose gatekeeper decides by address (spec 1: /toegang must be reachable);
+  // 'protected' applies the backends' rule (whitelist or a staff login) there too.
+  ACCESS_SHOP_POLICY: env.oneOf(['public', 'protected'], 'public'),
   // Session lifetime.
   ACCESS_SESSION_HOURS: env.int(12),
   // A session unused this long is dead even before it expires (an abandoned browser).

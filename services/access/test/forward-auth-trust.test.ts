@@ -53,7 +53,7 @@ describe('forward auth: identity assertion on allow, tenant binding, host-bound 
 
   beforeAll(async () => {
     fleet = await createTestFleet([
-      { id: 'acme', hosts: ['acme.localhost', 'shop.acme.example'] },
+      { id: 'acme', hosts: ['acme.localhost', 'www.acme.example'] },
       { id: 'hooli' },
       { id: 'stark' },
     ]);
@@ -96,8 +96,8 @@ describe('forward auth: identity assertion on allow, tenant binding, host-bound 
       'x-auth-roles': 'access-admin',
       'x-auth-via': 'session',
     });
-    const byDevice = await validate('shop.acme.example', { cookie: `aplt_device=${creds.acme!.device}` });
-    expect(await claimsOf(byDevice, 'shop.acme.example')).toMatchObject({
+    const byDevice = await validate('www.acme.example', { cookie: `aplt_device=${creds.acme!.device}` });
+    expect(await claimsOf(byDevice, 'www.acme.example')).toMatchObject({
       sub: 'buyer@acme.example',
       tenant: 'acme',
       reason: 'device',
@@ -132,7 +132,7 @@ describe('forward auth: identity assertion on allow, tenant binding, host-bound 
     const { session, device } = creds.acme!;
     for (const cookie of [`aplt_session=${session}`, `aplt_device=${device}`]) {
       expect((await validate('acme.localhost', { cookie })).statusCode).toBe(200);
-      expect((await validate('shop.acme.example', { cookie })).statusCode).toBe(200);
+      expect((await validate('www.acme.example', { cookie })).statusCode).toBe(200);
       for (const host of ['hooli.localhost', 'stark.localhost', 'STARK.localhost:8080', 'nobody.localhost']) {
         const refused = await validate(host, { cookie });
         expect(refused.statusCode, `${cookie.split('=')[0]} on ${host}`).toBe(401);
@@ -184,7 +184,7 @@ describe('forward auth: identity assertion on allow, tenant binding, host-bound 
     const onAcme = await validate('acme.localhost', { cookie });
     expect(onAcme.statusCode).toBe(200);
     expect(await claimsOf(onAcme, 'acme.localhost')).toMatchObject({ sub: 'ops@aplt.example' });
-    for (const host of ['hooli.localhost', 'shop.acme.example', 'access.localhost']) {
+    for (const host of ['hooli.localhost', 'www.acme.example', 'access.localhost']) {
       const refused = await validate(host, { cookie });
       expect(refused.statusCode, host).toBe(401);
     }

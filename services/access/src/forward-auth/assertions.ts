@@ -2,7 +2,7 @@ import { ASSERTION_TTL_SECONDS, type AssertionSigner } from '@aplt/http';
 import type { Identity } from '../auth/session.repository';
 import type { HostEntry } from './host-tenants';
 
-type Via = 'whitelist' | 'session' | 'device';
+type Via = 'whitelist' | 'session' | 'device' | 'shop';
 
 interface Signed {
   token: string;
@@ -11,6 +11,7 @@ interface Signed {
 }
 
 interface PerHost {
+  /** The one token of every identity-less allow on this host: whitelist or shop visitor. */
   whitelist: Signed | null;
   byIdentity: WeakMap<Identity, Signed>;
 }
@@ -42,7 +43,7 @@ export class ForwardAssertions {
     const signed: Signed = {
       token: this.signer.sign(
         {
-          sub: identity?.email ?? 'whitelist',
+          sub: identity?.email ?? (via === 'shop' ? 'visitor' : 'whitelist'),
           host: host.host,
           tenant: host.tenant,
           reason: via,

@@ -6,7 +6,17 @@ export interface HostEntry {
   readonly host: string;
   /** The registry's tenant of this host; null for a host it does not know. */
   readonly tenant: string | null;
+  /**
+   * A registered tenant's storefront host: `shop.<that tenant's id>.<anything>`, the shape the
+   * proxy routes to the storefront (route table host kind `shop`). Never true for a host the
+   * registry does not know or gives another tenant, nor for a tenant's backend host.
+   */
+  readonly shop: boolean;
 }
+
+/** `shop.<tenant>.` starts the host and the registry gives it that very tenant. */
+export const isShopHost = (host: string, tenant: string | null): boolean =>
+  tenant !== null && host.startsWith(`shop.${tenant}.`);
 
 interface TenantList {
   reload(): Promise<TenantRecord[]>;
@@ -40,7 +50,8 @@ export class HostTenants {
     let entry = this.entries.get(rawHost);
     if (entry === undefined) {
       const host = normaliseHost(rawHost);
-      entry = { host, tenant: this.tenantOf.get(host) ?? null };
+      const tenant = this.tenantOf.get(host) ?? null;
+      entry = { host, tenant, shop: isShopHost(host, tenant) };
       if (this.entries.size >= 10_000) this.entries.clear();
       this.entries.set(rawHost, entry);
     }

@@ -5,13 +5,19 @@ import type { IdentityCache } from './identity-cache';
 import type { Whitelist } from './whitelist';
 
 export type Decision =
-  | { allow: true; via: 'whitelist' | 'session' | 'device'; identity: Identity | null }
+  | { allow: true; via: 'whitelist' | 'session' | 'device' | 'shop'; identity: Identity | null }
   | {
       allow: false;
       reason: 'no_credentials' | 'invalid_session' | 'invalid_device' | 'wrong_tenant' | 'wrong_host';
     };
 
 const WHITELISTED: Decision = Object.freeze({ allow: true, via: 'whitelist', identity: null });
+/**
+ * A registered tenant's shop host under ACCESS_SHOP_POLICY=public: anyone may reach the
+ * storefront, whose gatekeeper decides by the visitor's address (spec 1); the signed assertion
+ * still tells the storefront the request came through the proxy (docs/decisions.md).
+ */
+export const SHOP_VISITOR: Decision = Object.freeze({ allow: true, via: 'shop', identity: null });
 
 type Input = {
   ip: string;
