@@ -68,7 +68,12 @@ export const smtpEnv = {
 
 export const licenseEnv = {
   LICENSE_API_URL: str('http://127.0.0.1:3334'),
-  // Legacy bootstrap list of enabled features, used only when neither API nor snapshot answered.
+  // Spec 2's single-tenant form: the tenant this backend is deployed for. Its licenses are fetched
+  // from the start and TENANT_FEATURES is its list only; unset, every registry tenant is served
+  // alike (spec default 'unknown' would name no tenant of the registry).
+  TENANT_ID: optionalStr(),
+  // Legacy bootstrap list of enabled features, used only when neither API nor snapshot answered:
+  // TENANT_ID's when that is set, else every tenant's.
   TENANT_FEATURES: optionalStr(),
   // Where license snapshots are written (features-{tenant_id}.json).
   LICENSE_CACHE_DIR: str('.cache'),

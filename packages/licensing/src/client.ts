@@ -25,6 +25,13 @@ export interface LicenseClientOptions {
   cacheDir: string;
   /** Legacy TENANT_FEATURES list; undefined when the variable is not set. */
   envFeatures?: string | undefined;
+  /**
+   * TENANT_ID, spec 2's single-tenant form: the tenant this backend was deployed for. Its
+   * licenses are loaded and refreshed from the start even when the registry does not list it,
+   * and envFeatures is that tenant's list only. Undefined: the registry form, where envFeatures
+   * is the bootstrap list of every tenant the process serves.
+   */
+  tenantId?: string | undefined;
   refreshSeconds: number;
   /**
    * The fleet's SERVICE_TOKEN, sent as `Authorization: Bearer`: the license API answers only
@@ -62,7 +69,7 @@ const apiBody = (body: unknown, revision: string | null) => {
 
 /**
  * The real multi-tenant license client. Per tenant: snapshot (read synchronously) -> TENANT_FEATURES
- * -> all-features mode as the starting point, then the license API replaces it and is re-asked
+ * (only TENANT_ID's when that is set) -> all-features mode as the starting point, then the license API replaces it and is re-asked
  * every refresh interval and on every push. A failed fetch keeps whatever is in force, so an
  * outage never broadens access.
  */
@@ -79,7 +86,12 @@ export class HttpLicenseClient implements LicenseClient {
     this.log = opts.logger ?? consoleLogger;
   }
 
-  async start(tenantIds: string[]): Promise<void> {
+  async start(registryTenantIds: string[]): Promise<void> {
+    const { tenantId } = this.opts;
+    const tenantIds =
+      tenantId === undefined || registryTenantIds.includes(tenantId)
+        ? registryTenantIds
+        : [...registryTenantIds, tenantId];
     for (const id of tenantIds) this.ensure(id);
     if (!this.timer) {
       this.timer = setInterval(() => void this.refreshAll(), this.opts.refreshSeconds * 1000);
@@ -148,7 +160,10 @@ export class HttpLicenseClient implements LicenseClient {
         inFlight: null,
         again: false,
       };
-    } else if (this.opts.envFeatures !== undefined) {
+    } else if (
+      this.opts.envFeatures !== undefined &&
+      (this.opts.tenantId === undefined || this.opts.tenantId === tenantId)
+    ) {
       const listed = this.opts.envFeatures.split(',').map((s) => s.trim());
       state = {
         features: new Set(listed.filter(isFeatureKey)),
@@ -269,8 +284,8 @@ export class HttpLicenseClient implements LicenseClient {
 }
 
 /**
- * Builds the backend's license client from LICENSE_API_URL, SERVICE_TOKEN, TENANT_FEATURES,
- * LICENSE_CACHE_DIR, LICENSE_REFRESH_SECONDS and (for push) REDIS_URL/REDIS_PREFIX;
+ * Builds the backend's license client from LICENSE_API_URL, SERVICE_TOKEN, TENANT_ID,
+ * TENANT_FEATURES, LICENSE_CACHE_DIR, LICENSE_REFRESH_SECONDS and (for push) REDIS_URL/REDIS_PREFIX;
  * LICENSE_PUSH=false turns push off.
  */
 export function createLicenseClientFromEnv(
@@ -284,6 +299,7 @@ export function createLicenseClientFromEnv(
     serviceToken: v('SERVICE_TOKEN'),
     cacheDir: v('LICENSE_CACHE_DIR') ?? '.cache',
     envFeatures: v('TENANT_FEATURES'),
+    tenantId: v('TENANT_ID'),
     refreshSeconds: Number(v('LICENSE_REFRESH_SECONDS') ?? 60),
     redis: push
       ? { url: v('REDIS_URL') ?? 'redis://127.0.0.1:6379', prefix: v('REDIS_PREFIX') ?? 'aplt' }

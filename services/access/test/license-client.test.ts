@@ -121,6 +121,36 @@ describe('license client against the real license API', () => {
     expect(none.isFeatureEnabled('acme', 'crm')).toBe(true);
   });
 
+  it("single-tenant form: TENANT_FEATURES is TENANT_ID's list only, and TENANT_ID is fetched even when the registry does not list it", async () => {
+    const offline = client({ apiUrl: 'http://127.0.0.1:1', envFeatures: 'quotations', tenantId: 'acme' });
+    await offline.start(['acme', 'hooli']);
+    expect(offline.status('acme').source).toBe('env');
+    expect(offline.enabledFeatures('acme')).toEqual(['quotations']);
+    // Another tenant the process serves does not inherit acme's list.
+    expect(offline.status('hooli').source).toBe('all-features');
+    expect(offline.isFeatureEnabled('hooli', 'crm')).toBe(true);
+
+    const cacheDir = newDir();
+    const single = createLicenseClientFromEnv(
+      {
+        LICENSE_API_URL: apiUrl,
+        SERVICE_TOKEN: serviceToken,
+        LICENSE_CACHE_DIR: cacheDir,
+        LICENSE_PUSH: 'false',
+        TENANT_ID: 'acme',
+        TENANT_FEATURES: 'quotations',
+      },
+      { logger: quiet },
+    );
+    clients.push(single as HttpLicenseClient);
+    // An empty registry list: the spec's backend knows its tenant from TENANT_ID alone.
+    await single.start([]);
+    expect(single.status('acme')).toMatchObject({ source: 'api', lastError: null });
+    expect(single.isFeatureEnabled('acme', 'crm')).toBe(false);
+    expect(single.isFeatureEnabled('acme', 'invoices')).toBe(true);
+    expect(existsSync(join(cacheDir, 'features-acme.json'))).toBe(true);
+  });
+
   it('never broadens access during an outage: a failed refresh keeps the last known set', async () => {
     const opts: LicenseClientOptions = {
       apiUrl,
