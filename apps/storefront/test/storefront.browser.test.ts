@@ -42,6 +42,7 @@ describe('storefront on the shop host through the proxy', () => {
   let fleet: RunningFleet;
   let proxyPort: number;
   let relay: { port: number; server: Server };
+  let relay3: { port: number; server: Server };
   let chromium: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;
   let staffToken: string;
@@ -78,8 +79,8 @@ describe('storefront on the shop host through the proxy', () => {
         FLEET_PORTS: 'auto',
         FLEET_DB_PREFIX: prefix,
         FLEET_TENANTS: 'master,acme',
-        // Forward auth lets these two visitors reach the shop host; the gatekeeper still decides.
-        ACCESS_STATIC_WHITELIST: '127.0.0.1/32,::1/128,127.0.0.2/32,127.0.0.3/32',
+        // No visitor is whitelisted: the shop host is public at forward auth (ACCESS_SHOP_POLICY
+        // default), the gatekeeper decides; 127.0.0.2-4 are members of the public.
         NEXT_PUBLIC_GATEKEEPER_ENABLED: 'true',
         LICENSE_CACHE_DIR: join(work, 'cache'),
         FILE_STORE_DIR: join(work, 'files'),
@@ -94,6 +95,7 @@ describe('storefront on the shop host through the proxy', () => {
       throw new Error(`${(err as Error).message}\n${output.slice(-40).join('\n')}`);
     });
     relay = await relayFrom('127.0.0.2', proxyPort);
+    relay3 = await relayFrom('127.0.0.3', proxyPort);
     chromium = await launchChromium();
     page = await chromium.browser.newPage();
     await page.setViewport({ width: 1280, height: 900 });
@@ -108,6 +110,7 @@ describe('storefront on the shop host through the proxy', () => {
   afterAll(async () => {
     await chromium?.close();
     relay?.server.close();
+    relay3?.server.close();
     await fleet?.stop();
     const { pg, mysql } = testServers();
     const admin = createPgDb({ ...pg, database: 'postgres' }, { max: 1 });
@@ -127,13 +130,31 @@ describe('storefront on the shop host through the proxy', () => {
     }
   }, 120_000);
 
-  it('is behind forward auth on the shop host: an address the access service does not know is refused', async () => {
-    const refused = await httpRequest(`http://127.0.0.1:${proxyPort}/nl`, {
-      host: 'shop.acme.localhost',
-      localAddress: '127.0.0.4',
-      headers: { accept: 'application/json' },
-    });
-    expect(refused.status).toBe(401);
+  it("forward auth: the shop host is open to the public, the tenant's backend host is not", async () => {
+    const outsider = (host: string, path: string, accept: string) =>
+      httpRequest(`http://127.0.0.1:${proxyPort}${path}`, {
+        host,
+        localAddress: '127.0.0.4',
+        headers: { accept },
+      });
+    // The backend host still answers the access service's denial: JSON, or the denied page
+    // with the visitor's address and the login link for a browser.
+    const api = await outsider('acme.localhost', '/store/aplt/products', 'application/json');
+    expect(api.status).toBe(401);
+    expect(api.json()).toMatchObject({ type: 'unauthorized', ip: '127.0.0.4' });
+    expect(api.json().login_url).toContain('/login');
+    const admin = await outsider('acme.localhost', '/app', 'text/html');
+    expect(admin.status).toBe(401);
+    expect(admin.text()).toContain('127.0.0.4');
+    // The same address reaches the shop's access page, and the shop sends it there.
+    const toegang = await outsider('shop.acme.localhost', '/toegang', 'text/html');
+    expect(toegang.status).toBe(200);
+    expect(toegang.text()).toContain('data-status="none"');
+    const shopPage = await outsider('shop.acme.localhost', '/nl', 'text/html');
+    expect(shopPage.status).toBe(307);
+    expect(shopPage.headers.location).toBe('/toegang?lang=nl');
+    // A shop host of a tenant the registry does not know stays behind the usual rule.
+    expect((await outsider('shop.nobody.localhost', '/toegang', 'application/json')).status).toBe(401);
     const health = await httpRequest(`http://127.0.0.1:${proxyPort}/healthz`, {
       host: 'shop.acme.localhost',
     });
@@ -167,6 +188,8 @@ describe('storefront on the shop host through the proxy', () => {
       (r) => r.email === visitorEmail,
     );
     expect(mine, list.text()).toBeDefined();
+    // Filed under the visitor's own address, not the storefront's or the proxy's.
+    expect(mine!.ip_address).toBe('127.0.0.2');
     const put = await api(`/admin/aplt/access-requests/${mine!.id}`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${staffToken}` },
@@ -183,13 +206,31 @@ describe('storefront on the shop host through the proxy', () => {
   });
 
   it('a rejected visitor sees the rejection on the access page', async () => {
-    const filed = await api('/store/access-request', {
-      method: 'POST',
-      localAddress: '127.0.0.3',
-      body: { name: 'Rex', email: `rex-${prefix}@example.com`, company: 'Rex BV', message: 'x' },
+    // Another member of the public (127.0.0.3, its own browser context) files through the shop.
+    const context = await chromium.browser.createBrowserContext();
+    const rexEmail = `rex-${prefix}@example.com`;
+    try {
+      const rex = await context.newPage();
+      await rex.goto(`http://shop.acme.localhost:${relay3.port}/en`);
+      expect(new URL(rex.url()).pathname).toBe('/toegang');
+      await rex.waitForSelector('[data-testid=access-status][data-status=none]');
+      await rex.type('input[name=name]', 'Rex');
+      await rex.type('input[name=company]', 'Rex BV');
+      await rex.type('input[name=email]', rexEmail);
+      await rex.type('textarea[name=message]', 'x');
+      await rex.click('.access-form button[type=submit]');
+      await rex.waitForSelector('[data-testid=access-status][data-status=pending]');
+    } finally {
+      await context.close();
+    }
+    const pending = await api('/admin/aplt/access-requests?status=pending', {
+      headers: { authorization: `Bearer ${staffToken}` },
     });
-    expect(filed.status, filed.text()).toBe(201);
-    const decided = await api(`/admin/aplt/access-requests/${filed.json().id}`, {
+    const filed = (pending.json().access_requests as { id: string; email: string }[]).find(
+      (r) => r.email === rexEmail,
+    );
+    expect(filed, pending.text()).toBeDefined();
+    const decided = await api(`/admin/aplt/access-requests/${filed!.id}`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${staffToken}` },
       body: { status: 'rejected', reason: 'unknown company' },
