@@ -15,6 +15,8 @@ COPY . .
 RUN pnpm install --offline --frozen-lockfile
 # The admin panel's static build, served by the admin service under /app.
 RUN pnpm --filter @aplt/admin-web build
+# The storefront's `next build`; its compose service runs `next start` in apps/storefront.
+RUN pnpm --filter @aplt/storefront build
 
 FROM base AS runtime
 # chromium-headless-shell renders PDFs; ghostscript writes EPS; git backs dev projects.

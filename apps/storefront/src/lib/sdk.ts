@@ -1,3 +1,4 @@
+import { lookup as dnsLookup } from 'node:dns';
 import Medusa from '@medusajs/js-sdk';
 import { Agent, setGlobalDispatcher } from 'undici';
 import { runtimeEnv } from './env';
@@ -18,12 +19,10 @@ function installDispatcher(): void {
   setGlobalDispatcher(
     new Agent({
       connect: {
-        lookup: (hostname, options, callback) => {
-          const address = hostname.endsWith(suffix) ? target : hostname;
-          const family = address.includes(':') ? 6 : 4;
-          if ((options as { all?: boolean }).all) callback(null, [{ address, family }]);
-          else (callback as (e: null, a: string, f: number) => void)(null, address, family);
-        },
+        // Every other name (the gatekeeper service, a proxy given by name as in compose) is
+        // resolved as usual; an address resolves to itself without a query.
+        lookup: (hostname, options, callback) =>
+          dnsLookup(hostname.endsWith(suffix) ? target : hostname, options, callback),
       },
     }),
   );
