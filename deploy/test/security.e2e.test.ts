@@ -351,6 +351,66 @@ describe('the trust boundary, tried as an attacker through the proxy', () => {
     expect(master.status, master.text()).toBe(202);
   });
 
+  it("12. a tenant's shop host is public at forward auth; its backend host, unknown shop hosts and a leaked shop assertion are not", async () => {
+    // The public reaches the storefront's access page (the gatekeeper decides there)...
+    const toegang = await fx.via('shop.acme.localhost', '/toegang', {
+      localAddress: OUTSIDER,
+      headers: { accept: 'text/html' },
+    });
+    expect(toegang.status, toegang.text().slice(0, 300)).toBe(200);
+    // ...and never sees the assertion the proxy gave the storefront (an EdDSA JWT header).
+    expect(toegang.headers['x-access-assertion']).toBeUndefined();
+    expect(toegang.text()).not.toContain('eyJhbGciOiJFZERTQSI');
+    // The same address is refused on the tenant's backend host and on a shop host of no tenant.
+    for (const [host, path] of [
+      ['acme.localhost', '/store/aplt/products'],
+      ['acme.localhost', '/admin/aplt/invoices'],
+      ['shop.nobody.localhost', '/toegang'],
+    ] as const) {
+      const res = await fx.via(host, path, {
+        localAddress: OUTSIDER,
+        headers: { accept: 'application/json' },
+      });
+      expect(res.status, `${host}${path}`).toBe(401);
+      expect(res.json()).toMatchObject({ type: 'unauthorized', ip: OUTSIDER });
+    }
+    // /internal is the proxy's 403 on the shop host too.
+    const internal = await fx.via('shop.acme.localhost', '/internal/dev-projects/from-ticket', {
+      method: 'POST',
+      body: {},
+      localAddress: OUTSIDER,
+    });
+    expect(internal.status).toBe(403);
+    // A shop visitor's assertion, had it leaked, opens store routes of that tenant only.
+    const signer = new AssertionSigner(secrets.ACCESS_ASSERTION_PRIVATE_KEY!);
+    const visitor = {
+      host: 'shop.acme.localhost',
+      'x-access-assertion': signer.sign({
+        sub: 'visitor',
+        host: 'shop.acme.localhost',
+        tenant: 'acme',
+        reason: 'shop',
+        roles: [],
+      }),
+    };
+    const direct = (service: 'catalog' | 'documents' | 'admin', path: string, headers = {}) =>
+      httpRequest(`http://127.0.0.1:${fx.fleet.ports[service]}${path}`, {
+        host: 'shop.acme.localhost',
+        localAddress: '127.0.0.7',
+        headers: { ...visitor, ...headers },
+      });
+    expect((await direct('catalog', '/store/aplt/products?limit=1')).status).toBe(200);
+    for (const [service, path] of [
+      ['catalog', '/admin/aplt/products'],
+      ['documents', '/admin/aplt/invoices'],
+      ['admin', '/admin/features'],
+      ['admin', '/app'],
+    ] as const) {
+      const res = await direct(service, path, bearer(tokens.get('acme')!));
+      expect(res.status, `${service} ${path}`).toBe(401);
+    }
+  });
+
   it('route inventory: every admin and store route of every tenant backend declares its feature', async () => {
     const inventory: string[] = [];
     const undeclared: string[] = [];
