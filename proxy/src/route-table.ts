@@ -51,8 +51,9 @@ export const proxyBodyLimits: Record<ServiceName, number> = {
   // Logo uploads up to 5 MB (UPLOAD_MAX_BYTES) plus multipart framing.
   'logo-modal': 8 * 1024 * 1024,
   admin: 2 * 1024 * 1024,
-  // Page requests and the storefront's own form posts (access request, sign-in).
-  storefront: 2 * 1024 * 1024,
+  // Page requests and the storefront's own form posts, the largest a return with 3 photos of 5 MB
+  // each (the account's server action passes them on to the documents service).
+  storefront: 16 * 1024 * 1024,
 };
 
 const tenant = (prefix: string, service: ServiceName): Route => ({
