@@ -3,23 +3,24 @@ import { createMimeMessage } from 'mimetext';
 import type { PrintableDocument } from './document.model';
 import { formatDate, formatMoney } from './templates/labels';
 
-export type DraftKind = 'quotation' | 'order' | 'invoice';
+export type DraftKind = 'quotation' | 'order' | 'invoice' | 'credit_note';
 
 /** File names the spec prescribes per document type. */
 export const EML_PREFIX: Record<DraftKind, string> = {
   quotation: 'offerte',
   order: 'orderbevestiging',
   invoice: 'factuur',
+  credit_note: 'creditnota',
 };
 const SUBJECT_WORD: Record<DraftKind, string> = {
   quotation: 'Offerte',
   order: 'Orderbevestiging',
   invoice: 'Factuur',
+  credit_note: 'Creditnota',
 };
 
 export const emlFileName = (kind: DraftKind, number: string) => `${EML_PREFIX[kind]}-${number}.eml`;
-export const pdfFileName = (kind: DraftKind | 'credit_note', number: string) =>
-  `${kind === 'credit_note' ? 'creditnota' : EML_PREFIX[kind]}-${number}.pdf`;
+export const pdfFileName = (kind: DraftKind, number: string) => `${EML_PREFIX[kind]}-${number}.pdf`;
 
 /**
  * An unsent e-mail (X-Unsent: 1 makes Outlook, Thunderbird and Apple Mail open it as a draft)
@@ -95,6 +96,13 @@ function dutchBody(kind: DraftKind, doc: PrintableDocument): string {
         `Wij verzoeken u dit bedrag${doc.dueDate ? ` uiterlijk ${formatDate(doc.dueDate, 'nl')}` : ''} over te maken` +
         (doc.company.iban ? ` op rekening ${doc.company.iban}` : '') +
         ` onder vermelding van het factuurnummer ${doc.number}.`;
+      break;
+    case 'credit_note':
+      text =
+        `In de bijlage vindt u creditnota ${doc.number} van ${date} voor een bedrag van ${total}` +
+        (doc.credited ? `, bij factuur ${doc.credited.number}` : '') +
+        '.\n\nHet bedrag verrekenen wij met uw openstaande facturen of betalen wij aan u terug.' +
+        ' Heeft u vragen? Beantwoord dan deze e-mail.';
       break;
   }
   const signature = [doc.company.name, doc.company.phone, doc.company.email, doc.company.website].filter(

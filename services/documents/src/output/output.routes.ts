@@ -135,9 +135,7 @@ export const outputRoutes = fp(
       );
     }
 
-    for (const [segment, kind] of Object.entries(SEGMENTS).filter(([, k]) => k !== 'credit_note') as Array<
-      [string, DraftKind]
-    >) {
+    for (const [segment, kind] of Object.entries(SEGMENTS) as Array<[string, DraftKind]>) {
       app.post(
         `/admin/aplt/${segment}/eml`,
         {

@@ -298,6 +298,7 @@ describe('document output through the proxy (PDF, .eml, UBL)', () => {
     ['quotations', 'offerte-Q-2026-0001.eml', 'quotationId', 'offerte Q-2026-0001'],
     ['orders', 'orderbevestiging-O-2026-0001.eml', 'orderId', 'orderbevestiging O-2026-0001'],
     ['invoices', 'factuur-F-2026-0001.eml', 'invoiceId', 'factuur F-2026-0001'],
+    ['credit-notes', 'creditnota-C-2026-0001.eml', 'creditNoteId', 'creditnota C-2026-0001'],
   ] as const) {
     it(`${segment} .eml opens as a draft to the customer with the PDF attached`, async () => {
       const id = fx[key];
@@ -335,6 +336,8 @@ describe('document output through the proxy (PDF, .eml, UBL)', () => {
     expect(noMail.json()).toMatchObject({ type: 'unprocessable', field: 'customer.email' });
     expect(noMail.json().message).toContain('no e-mail address');
     expect((await post('/admin/aplt/invoices/eml', {})).status).toBe(400);
+    // A credit note's draft takes only a credit note; an invoice id is not one.
+    expect((await post('/admin/aplt/credit-notes/eml', { id: fx.invoiceId })).status).toBe(404);
   });
 
   it('UBL invoice: validates against the UBL 2.1 (Peppol subset) XSD and passes the BIS and NL rules', async () => {
