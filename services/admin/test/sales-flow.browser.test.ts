@@ -205,12 +205,14 @@ describe('the sales pages in Chromium through the real proxy', () => {
     await el.click({ clickCount: 3 });
     await el.type(value);
   }
-  /** The aged receivables chart's 0-30 bar (what the invoice of this flow lands in). */
-  async function aging030(): Promise<number> {
+  /** The aged receivables chart's not-yet-due bar (what the invoice of this flow lands in). */
+  async function agingNotDue(): Promise<number> {
     await page.goto(`${base}/app/reports`);
-    await page.waitForSelector('[data-testid="aging-chart"] [data-bar="0-30"]');
+    await page.waitForSelector('[data-testid="aging-chart"] [data-bar="not_yet_due"]');
     return Number(
-      await page.$eval('[data-testid="aging-chart"] [data-bar="0-30"]', (e) => e.getAttribute('data-value')),
+      await page.$eval('[data-testid="aging-chart"] [data-bar="not_yet_due"]', (e) =>
+        e.getAttribute('data-value'),
+      ),
     );
   }
 
@@ -511,7 +513,7 @@ describe('the sales pages in Chromium through the real proxy', () => {
   });
 
   it('invoices the order and shows the invoice PDF in the page', async () => {
-    agingBefore = await aging030();
+    agingBefore = await agingNotDue();
     await page.goBack();
     await page.waitForSelector('[data-testid="order-invoice"]');
     await page.click('[data-testid="order-invoice"]');
@@ -542,9 +544,9 @@ describe('the sales pages in Chromium through the real proxy', () => {
     expect(await pdfViewerTitle(doc.invoice)).toContain(`Factuur ${doc.invoice}`);
     await shot('invoice-pdf', false);
 
-    // The aged receivables chart moved by the new invoice's total (0-30 days: not yet due).
+    // The aged receivables chart moved by the new invoice's total (its own bucket: not yet due).
     const total = await page.$eval('[data-testid="invoice-balance"] dd', (e) => e.textContent ?? '');
-    const after = await aging030();
+    const after = await agingNotDue();
     expect(after).toBeGreaterThan(agingBefore);
     agingBefore = after;
     await shot('reports');
@@ -637,7 +639,7 @@ describe('the sales pages in Chromium through the real proxy', () => {
   });
 
   it('the aged receivables chart follows the credit note and the payment; each report exports as CSV', async () => {
-    const after = await aging030();
+    const after = await agingNotDue();
     expect(after).toBeLessThan(agingBefore);
     await page.waitForSelector('[data-testid="revenue-chart"] [data-bar]');
     await page.waitForSelector('[data-testid="kpi-tiles"] [data-testid="kpi-receivables"]');

@@ -176,12 +176,14 @@ describe('quotation -> order -> invoice -> credit note -> payments, through the 
     const aged = async (asOf: string) =>
       (await call('GET', `/admin/aplt/reports/aged-receivables?as_of=${asOf}`)).body;
     expect((await aged('2026-02-01')).buckets).toEqual({
-      '0-30': '584.42',
+      not_yet_due: '584.42',
+      '0-30': '0.00',
       '31-60': '0.00',
       '61-90': '0.00',
       '90+': '0.00',
     });
     expect((await aged('2026-03-20')).buckets).toEqual({
+      not_yet_due: '0.00',
       '0-30': '0.00',
       '31-60': '584.42',
       '61-90': '0.00',
@@ -190,7 +192,7 @@ describe('quotation -> order -> invoice -> credit note -> payments, through the 
     expect((await aged('2026-04-20')).buckets['61-90']).toBe('584.42');
     expect((await aged('2026-05-15')).buckets['90+']).toBe('584.42');
     // Before the credit note was issued the full amount was open.
-    expect((await aged('2026-01-15')).buckets['0-30']).toBe('699.37');
+    expect((await aged('2026-01-15')).buckets.not_yet_due).toBe('699.37');
 
     // Over-allocation is refused.
     const over = await call('POST', '/admin/aplt/payments', {

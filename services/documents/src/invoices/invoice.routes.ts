@@ -1,4 +1,4 @@
-import { type App, unprocessable } from '@aplt/http';
+import { type App, notFound, unprocessable } from '@aplt/http';
 import { journalOf } from '../ledger/posting.service';
 import { actorName, apltDb, type DocumentsContext } from '../shared/context';
 import { adminRoute } from '../shared/route-options';
@@ -110,8 +110,9 @@ export function registerInvoiceRoutes(app: App, ctx: DocumentsContext) {
     async (request) => {
       const db = apltDb(ctx, request);
       const cn = await service.loadInvoiceDetail(db, request.params.id);
+      // Another document's id is no credit note at all, like an id that does not exist.
       if (cn.document_type !== 'credit_note')
-        throw unprocessable(`${cn.invoice_number} is not a credit note`);
+        throw notFound(`credit note ${request.params.id} not found`, { id: request.params.id });
       return { ...cn, journal: await journalOf(db, 'credit_note', request.params.id) };
     },
   );

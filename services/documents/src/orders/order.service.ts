@@ -217,7 +217,8 @@ export async function createOrder(
       order_number: number,
       customer_id: input.customer_id ?? null,
       brand_id: customer?.brand_id ?? (await findDefaultBrandId(trx)) ?? null,
-      source_code: input.source_code ?? 'admin',
+      // A direct order is made by staff, like a staff quotation (spec 1: manual).
+      source_code: input.source_code ?? 'manual',
       order_date: date,
       expected_delivery_date: input.expected_delivery_date ?? null,
       reference: input.reference ?? null,

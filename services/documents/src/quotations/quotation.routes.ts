@@ -41,7 +41,9 @@ export function registerQuotationRoutes(app: App, ctx: DocumentsContext) {
     async (request, reply) => {
       const q = await service.createQuotation(apltDb(ctx, request), ctx.config, request.body, {
         actor: actorName(request),
-        defaultSource: 'admin',
+        // Spec 1: manual = created by staff in the admin panel; admin is only the column's
+        // default for quotations that existed before sources were tracked.
+        defaultSource: 'manual',
       });
       return reply.code(201).send(q);
     },

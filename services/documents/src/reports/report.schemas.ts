@@ -14,5 +14,29 @@ export const periodQuery = z.object({
 
 export const asOfQuery = z.object({ as_of: dateInput.optional() });
 
-/** Aged receivables: days past the due date per bucket (not yet due counts in 0-30). */
-export const agingBuckets = ['0-30', '31-60', '61-90', '90+'] as const;
+/**
+ * Aged receivables: invoices whose due date has not passed (due today included) in their own
+ * bucket, the others by days past the due date. The buckets add up to the total.
+ */
+export const agingBuckets = ['not_yet_due', '0-30', '31-60', '61-90', '90+'] as const;
+
+/** GET /admin/aplt/reports: the reports there are, their paths and query parameters. */
+export const reportIndex = z.object({
+  reports: z.array(
+    z.object({
+      name: z.string(),
+      path: z.string(),
+      method: z.literal('GET'),
+      description: z.string(),
+      parameters: z.array(
+        z.object({
+          name: z.string(),
+          type: z.string(),
+          values: z.array(z.string()).optional(),
+          required: z.boolean(),
+          default: z.string().nullable(),
+        }),
+      ),
+    }),
+  ),
+});

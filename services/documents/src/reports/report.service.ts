@@ -7,10 +7,11 @@ import { agingBuckets } from './report.schemas';
 export { agingBuckets };
 
 /**
- * Days past the due date as of the report date, bucketed 0-30, 31-60, 61-90, 90+. Invoices not
- * yet due count in 0-30 (and are also shown as not_yet_due) so the four buckets add up to the total.
+ * Days past the due date as of the report date, bucketed not yet due (due date today or later),
+ * 0-30, 31-60, 61-90, 90+; the five buckets add up to the total.
  */
 export function bucketFor(daysOverdue: number): (typeof agingBuckets)[number] {
+  if (daysOverdue <= 0) return 'not_yet_due';
   if (daysOverdue <= 30) return '0-30';
   if (daysOverdue <= 60) return '31-60';
   if (daysOverdue <= 90) return '61-90';
@@ -54,7 +55,8 @@ export async function agedReceivables(db: Kysely<any>, asOf: string) {
   return {
     as_of: asOf,
     buckets,
-    not_yet_due: money(sum(invoices.filter((i) => i.days_overdue <= 0).map((i) => i.outstanding))),
+    // Kept beside buckets.not_yet_due for clients written before the bucket existed.
+    not_yet_due: buckets.not_yet_due!,
     total: money(sum(invoices.map((i) => i.outstanding))),
     customers: [...byCustomer.values()],
     invoices,

@@ -4,7 +4,8 @@ import { useAdminQuery } from './use-admin-query';
 
 /* Reports (`/admin/aplt/reports/*`, documents service, feature `reports`). */
 
-export const agingBuckets = ['0-30', '31-60', '61-90', '90+'] as const;
+/** The documents service's buckets: due date not passed, then days past the due date. */
+export const agingBuckets = ['not_yet_due', '0-30', '31-60', '61-90', '90+'] as const;
 export type AgingBucket = (typeof agingBuckets)[number];
 export const reportPeriods = ['month', 'quarter', 'year'] as const;
 export type ReportPeriod = (typeof reportPeriods)[number];

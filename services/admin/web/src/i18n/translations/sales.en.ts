@@ -325,7 +325,8 @@ export const salesEn: Pick<Translations, keyof typeof salesNl> = {
       title: 'Aged receivables',
       total: 'Outstanding: {{amount}}, of which not yet due: {{notDue}}',
       buckets: {
-        '0-30': '0–30 days',
+        not_yet_due: 'Not yet due',
+        '0-30': '1–30 days',
         '31-60': '31–60 days',
         '61-90': '61–90 days',
         '90+': 'Over 90 days',

@@ -326,7 +326,8 @@ export const salesNl = {
       title: 'Ouderdom openstaande posten',
       total: 'Openstaand: {{amount}}, waarvan nog niet vervallen: {{notDue}}',
       buckets: {
-        '0-30': '0–30 dagen',
+        not_yet_due: 'Nog niet vervallen',
+        '0-30': '1–30 dagen',
         '31-60': '31–60 dagen',
         '61-90': '61–90 dagen',
         '90+': 'Meer dan 90 dagen',

@@ -426,7 +426,7 @@ function AgingSection({ asOf }: { asOf: string }) {
                 label: t(`reports.aging.buckets.${b}` as 'reports.aging.buckets.0-30'),
                 value: Number(a.buckets[b]),
                 display: f.money(a.buckets[b]),
-                tone: (['default', 'warning', 'danger', 'danger'] as const)[i],
+                tone: (['muted', 'default', 'warning', 'danger', 'danger'] as const)[i],
               }))}
             />
             {a.customers.length > 0 && (
