@@ -121,6 +121,8 @@ export const routeTable: readonly Route[] = [
   tenant('/store/aplt/orders', 'documents'),
   tenant('/store/aplt/quotes', 'documents'),
   tenant('/store/aplt/returns', 'documents'),
+  // Storefront carts and their quotation requests (issue #15).
+  tenant('/store/carts', 'documents'),
 
   tenant('/store/aplt/products', 'catalog'),
   tenant('/store/aplt/categories', 'catalog'),

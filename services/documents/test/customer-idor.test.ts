@@ -20,7 +20,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { testEnv } from './fixtures';
+import { seedCatalog, testEnv } from './fixtures';
 import { adminClient, formBody, invoicedOrder, jpegPhoto, pngPhoto, useTempStores } from './store-fixtures';
 
 const PASSWORD = 'Idor-Password-2026';
@@ -40,6 +40,9 @@ interface Owned {
   invoiceLineId: number;
   returnId: number;
   photoId: number;
+  /** The customer's open cart and its one line. */
+  cartId: string;
+  cartLineId: string;
 }
 
 /**
@@ -128,6 +131,14 @@ describe("customer routes: nobody reaches anyone else's records (through the pro
       'content-type': avatar.contentType,
     });
     expect(av.status, av.text()).toBe(200);
+    const cart = await call({ host, cookie }, 'POST', '/store/carts');
+    expect(cart.status, cart.text()).toBe(201);
+    const cartId = cart.json().cart.id as string;
+    const withLine = await call({ host, cookie }, 'POST', `/store/carts/${cartId}/line-items`, {
+      sku: '100-01',
+      quantity: 25,
+    });
+    expect(withLine.status, withLine.text()).toBe(200);
     return {
       name,
       host,
@@ -141,6 +152,8 @@ describe("customer routes: nobody reaches anyone else's records (through the pro
       invoiceLineId: line.id,
       returnId: ret.json().id,
       photoId: ret.json().photos[0].id,
+      cartId,
+      cartLineId: withLine.json().cart.items[0].id,
     };
   }
 
@@ -160,6 +173,9 @@ describe("customer routes: nobody reaches anyone else's records (through the pro
     ]) {
       await sql`alter table ${sql.table(table)} alter column id restart with 100000`.execute(g);
     }
+    // A product to put in carts, in each tenant's own catalog.
+    await seedCatalog(fleet.tenantDbs.get('acme')!.aplt.db);
+    await seedCatalog(g);
     [redis, sink] = await Promise.all([createTestRedis(), startSmtpSink()]);
     const env = { ...fleet.env, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix };
     const deps = { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient };
@@ -203,6 +219,7 @@ describe("customer routes: nobody reaches anyone else's records (through the pro
     ['invoice PDF', `/store/aplt/invoices/pdf?id=${t.invoiceId}`],
     ['return', `/store/aplt/returns/${t.returnId}`],
     ['return photo', `/store/aplt/returns/${t.returnId}/photos/${t.photoId}`],
+    ['cart', `/store/carts/${t.cartId}`],
   ];
 
   it('each customer reaches its own records (the routes work)', async () => {
@@ -253,6 +270,31 @@ describe("customer routes: nobody reaches anyone else's records (through the pro
         'content-type': form.contentType,
       });
       expect(ret.status, `${me.name} returns ${other.name}'s goods`).toBe(404);
+      // The other's cart: no line added, changed or removed, no carry-over, no quotation request.
+      for (const [what, method, path, body] of [
+        ['adds to', 'POST', `/store/carts/${other.cartId}/line-items`, { sku: '100-01', quantity: 1 }],
+        ['changes', 'POST', `/store/carts/${other.cartId}/line-items/${other.cartLineId}`, { quantity: 99 }],
+        ['removes from', 'DELETE', `/store/carts/${other.cartId}/line-items/${other.cartLineId}`, undefined],
+        ['takes over', 'POST', `/store/carts/${other.cartId}/customer`, undefined],
+        ['requests a quotation of', 'POST', `/store/carts/${other.cartId}/quote-request`, {}],
+        // My own line id under the other's cart, and the other's line under mine.
+        [
+          'changes my line in',
+          'POST',
+          `/store/carts/${other.cartId}/line-items/${me.cartLineId}`,
+          { quantity: 2 },
+        ],
+        [
+          'changes their line in my',
+          'POST',
+          `/store/carts/${me.cartId}/line-items/${other.cartLineId}`,
+          { quantity: 2 },
+        ],
+      ] as const) {
+        const res = await call(me, method, path, body);
+        expect(res.status, `${me.name} ${what} ${other.name}'s cart`).toBe(404);
+        expect(res.json().type).toBe('not_found');
+      }
       // The other's photo under my own return: still 404.
       const mixed = await call(me, 'GET', `/store/aplt/returns/${me.returnId}/photos/${other.photoId}`);
       expect(mixed.status).toBe(404);
@@ -268,6 +310,8 @@ describe("customer routes: nobody reaches anyone else's records (through the pro
       expect(q.status).toBe('open');
       const returns = await call(t, 'GET', '/store/aplt/returns');
       expect(returns.json().count).toBe(1);
+      const cart = (await call(t, 'GET', `/store/carts/${t.cartId}`)).json().cart;
+      expect(cart).toMatchObject({ status: 'open', items: [{ id: t.cartLineId, quantity: 25 }] });
     }
   });
 
@@ -282,6 +326,8 @@ describe("customer routes: nobody reaches anyone else's records (through the pro
       expect(invoices.data.every((i: any) => i.customer_id === me.apltId)).toBe(true);
       const returns = (await call(me, 'GET', '/store/aplt/returns')).json();
       expect(returns.data.map((r: any) => r.id)).toEqual([me.returnId]);
+      const cart = (await call(me, 'GET', '/store/carts/mine')).json().cart;
+      expect(cart.id).toBe(me.cartId);
       const profile = (await call(me, 'GET', '/store/customers/me')).json().customer;
       expect(profile.email).toBe(me.email);
       expect(profile.company_name).toBeNull();
@@ -302,6 +348,7 @@ describe("customer routes: nobody reaches anyone else's records (through the pro
         '/store/aplt/orders',
         '/store/aplt/invoices',
         '/store/aplt/returns',
+        '/store/carts/mine',
         '/store/customers/me',
       ]) {
         const res = await call({ host, cookie: me.cookie }, 'GET', path);

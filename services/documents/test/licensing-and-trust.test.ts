@@ -89,6 +89,15 @@ const routeFeatures: Array<[Method, string, FeatureKey]> = [
   ['GET', '/store/aplt/returns', 'invoices'],
   ['GET', '/store/aplt/returns/:id', 'invoices'],
   ['GET', '/store/aplt/returns/:id/photos/:photoId', 'invoices'],
+  // Carts end in a quotation request: no quotations, no cart (services/documents/README.md).
+  ['POST', '/store/carts', 'quotations'],
+  ['GET', '/store/carts/mine', 'quotations'],
+  ['GET', '/store/carts/:id', 'quotations'],
+  ['POST', '/store/carts/:id/line-items', 'quotations'],
+  ['POST', '/store/carts/:id/line-items/:line_id', 'quotations'],
+  ['DELETE', '/store/carts/:id/line-items/:line_id', 'quotations'],
+  ['POST', '/store/carts/:id/customer', 'quotations'],
+  ['POST', '/store/carts/:id/quote-request', 'quotations'],
 ];
 /** Guarded in the handler by the document it starts from (see the README). */
 const CHAIN = 'GET /admin/aplt/document-chain';

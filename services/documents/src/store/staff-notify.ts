@@ -2,6 +2,7 @@ import type { Kysely, TenantRecord } from '@aplt/db';
 import { createRedis, QueueClient, type Redis } from '@aplt/queue';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
+import { quotationStaffAddresses } from './cart.repository';
 import { staffAddresses } from './returns.repository';
 
 type ReturnSummary = {
@@ -69,6 +70,69 @@ export class StaffNotifier {
         'mail',
         'mail.send',
         { to: address, subject: `${tenant.name}: return ${ret.return_number} from ${customer}`, text },
+        { removeOnComplete: true },
+      );
+    }
+  }
+
+  /** A cart became a quotation request (source web): staff price and send it. */
+  async quotationRequested(
+    tenant: TenantRecord,
+    dbs: { aplt: Kysely<any>; commerce: Kysely<any> },
+    brandId: number | null,
+    q: {
+      quotation_number: string;
+      customer_name: string | null;
+      customer_company: string | null;
+      customer_email: string | null;
+      subtotal: string;
+      lines: Array<{
+        quantity: number;
+        sku: string | null;
+        description: string | null;
+        technique_code: string | null;
+        print_position: string | null;
+        logo_transaction_id: string | null;
+      }>;
+    },
+    phone: string | null,
+    remark: string | null,
+  ): Promise<void> {
+    const email = z.string().email();
+    const to = (await quotationStaffAddresses(dbs.aplt, dbs.commerce, brandId)).filter(
+      (a) => email.safeParse(a).success,
+    );
+    if (!to.length) {
+      this.log.warn(
+        { tenant: tenant.id, quotation: q.quotation_number },
+        'no staff address for quotation requests',
+      );
+      return;
+    }
+    const who =
+      [q.customer_name, q.customer_company].filter(Boolean).join(', ') || q.customer_email || 'a visitor';
+    const text = [
+      `Quotation request ${q.quotation_number} from the web shop by ${who}${q.customer_email ? ` <${q.customer_email}>` : ''}.`,
+      ...(phone ? [`Phone: ${phone}`] : []),
+      '',
+      ...q.lines.map(
+        (l) =>
+          `- ${l.quantity} x ${l.sku ?? ''} ${l.description ?? ''}${l.technique_code ? ` (${l.technique_code}${l.print_position ? ` at ${l.print_position}` : ''}${l.logo_transaction_id ? `, logo ${l.logo_transaction_id}` : ''})` : ''}`,
+      ),
+      '',
+      ...(remark ? [`Remark: ${remark}`, ''] : []),
+      `Subtotal excl. VAT: EUR ${q.subtotal}`,
+    ].join('\n');
+    await this.enqueue(to, `${tenant.name}: quotation request ${q.quotation_number} from ${who}`, text);
+  }
+
+  private async enqueue(to: string[], subject: string, text: string): Promise<void> {
+    this.queue ??= new QueueClient((this.redis = createRedis(this.redisUrl)), this.prefix);
+    for (const address of to) {
+      await this.queue.enqueue(
+        'mail',
+        'mail.send',
+        { to: address, subject, text },
         { removeOnComplete: true },
       );
     }

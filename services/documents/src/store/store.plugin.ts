@@ -3,6 +3,7 @@ import type { App } from '@aplt/http';
 import type { FastifyInstance } from 'fastify';
 import { loadOutputConfig, type OutputConfig } from '../output/output.config';
 import type { DocumentsContext } from '../shared/context';
+import { registerCartRoutes } from './cart.routes';
 import { registerCustomerDocumentRoutes } from './customer-documents.routes';
 import { ReturnPhotoStore } from './photo-store';
 import { registerReturnRoutes } from './returns.routes';
@@ -18,7 +19,8 @@ export interface StorePluginOptions {
 }
 
 /**
- * The customer store routes of issue #15: orders, invoices with their PDF, returns with photos.
+ * The customer store routes of issue #15: orders, invoices with their PDF, returns with photos,
+ * carts and their quotation requests.
  * Encapsulated on purpose (no fastify-plugin): multipart parsing exists only for these routes.
  * Needs the document output routes registered first (their warm browser renders the PDFs).
  */
@@ -40,5 +42,6 @@ export async function storePlugin(parent: FastifyInstance, opts: StorePluginOpti
   const notifier = new StaffNotifier(opts.ctx.config.REDIS_URL, opts.ctx.config.REDIS_PREFIX, app.log);
   app.addHook('onClose', async () => notifier.close());
   registerCustomerDocumentRoutes(app, opts.ctx, output);
+  registerCartRoutes(app, opts.ctx, { notifier });
   registerReturnRoutes(app, opts.ctx, { photos: new ReturnPhotoStore(store.RETURN_PHOTO_DIR), notifier });
 }

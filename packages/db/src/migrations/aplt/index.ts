@@ -6,6 +6,7 @@ import * as m0511 from './0511_catalog_variant_indexes';
 import * as m0512 from './0512_catalog_technique_print_size';
 import * as m0513 from './0513_catalog_sku_registry_by_sku';
 import * as m0901 from './0901_store_returns';
+import * as m0902 from './0902_store_carts';
 
 export const migrations = {
   '0001_aplt_schema': m0001,
@@ -16,4 +17,5 @@ export const migrations = {
   '0512_catalog_technique_print_size': m0512,
   '0513_catalog_sku_registry_by_sku': m0513,
   '0901_store_returns': m0901,
+  '0902_store_carts': m0902,
 };
