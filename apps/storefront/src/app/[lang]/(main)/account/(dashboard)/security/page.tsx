@@ -1,0 +1,72 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { twoFactorStatus } from '@lib/data/customer';
+import { disableTwoFactorAction } from '@modules/account/actions';
+import { ActionForm } from '@modules/account/components/action-form';
+import { TwoFactorEnable } from '@modules/account/components/two-factor-enable';
+import { load, pageLang } from '@modules/account/page-helpers';
+import { at } from '@modules/account/texts';
+
+export const metadata: Metadata = { title: 'Security' };
+
+/** Two-step verification: on (the 8 recovery codes are shown once), off with the password. */
+export default async function SecurityPage({ params }: { params: Promise<{ lang: string }> }) {
+  const lang = await pageLang(params);
+  const tx = at(lang);
+  const status = await load(lang, () => twoFactorStatus());
+  return (
+    <>
+      <h1>{tx.security}</h1>
+      <section
+        className="tile wide"
+        data-testid="two-factor"
+        data-enabled={status.data?.enabled ? 'true' : 'false'}
+      >
+        <h2>{tx.twoFactor}</h2>
+        {status.error !== undefined ? (
+          <p className="error" role="alert">
+            {status.error}
+          </p>
+        ) : status.data.enabled ? (
+          <>
+            <p>{tx.twoFactorOn}</p>
+            <p className="muted">{tx.codesRemaining(status.data.recovery_codes_remaining)}</p>
+            <ActionForm
+              action={disableTwoFactorAction}
+              lang={lang}
+              submitLabel={tx.disable2fa}
+              danger
+              testId="disable-2fa"
+            >
+              <label className="field">
+                <span>{tx.disableNeedsPassword}</span>
+                <input
+                  name="password"
+                  type="password"
+                  autoComplete="current-password"
+                  required
+                  maxLength={1024}
+                />
+              </label>
+            </ActionForm>
+          </>
+        ) : (
+          <>
+            <p>{tx.twoFactorOff}</p>
+            <TwoFactorEnable
+              lang={lang}
+              label={tx.enable2fa}
+              codesTitle={tx.recoveryCodesTitle}
+              codesIntro={tx.recoveryCodesIntro}
+            />
+          </>
+        )}
+      </section>
+      <section className="tile wide danger-zone">
+        <h2>{tx.deleteAccount}</h2>
+        <p className="muted">{tx.deleteIntro}</p>
+        <Link href={`/${lang}/account/delete`}>{tx.deleteAccount} →</Link>
+      </section>
+    </>
+  );
+}

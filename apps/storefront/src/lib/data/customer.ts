@@ -1,0 +1,130 @@
+import { cache } from 'react';
+import { customerToken } from './customer-session';
+import { ApiError, storeJson, storeRaw } from './store-api';
+
+/*
+ * The customer account against the auth service's store routes (spec 1, "Storefront customers"):
+ * sign-up with e-mail verification, sign-in with remember-me and the e-mailed second factor,
+ * profile, avatar, 2FA and deletion. Server only: the JWT never reaches the browser's scripts.
+ */
+
+export type Language = 'nl' | 'en' | 'de';
+export interface Notifications {
+  orders: boolean;
+  quotes: boolean;
+  newsletter: boolean;
+}
+
+export interface Customer {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  phone: string | null;
+  company_name: string | null;
+  email_verified: boolean;
+  preferred_language: Language;
+  notifications: Notifications;
+  avatar_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The signed-in customer, once per request; null without a (valid) session. */
+export const retrieveCustomer = cache(async (): Promise<Customer | null> => {
+  if (!(await customerToken())) return null;
+  try {
+    return (await storeJson<{ customer: Customer }>('/store/customers/me')).customer;
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 401 || err.status === 404)) return null;
+    throw err;
+  }
+});
+
+export const displayName = (c: Pick<Customer, 'first_name' | 'last_name' | 'email'>) =>
+  [c.first_name, c.last_name].filter(Boolean).join(' ').trim() || c.email;
+
+export type LoginResult = { token: string } | { otp_required: true; otp_token: string };
+
+export function login(email: string, password: string, rememberMe: boolean): Promise<LoginResult> {
+  return storeJson<LoginResult>('/auth/customer/emailpass', {
+    method: 'POST',
+    auth: false,
+    body: { email, password, remember_me: rememberMe },
+  });
+}
+
+/** The second step of a 2FA sign-in, with the pending token of the password step. */
+export function completeOtp(
+  otpToken: string,
+  body: { email: string; code: string } | { email: string; recovery_code: string },
+): Promise<{ token: string }> {
+  return storeJson<{ token: string }>('/store/auth/otp', { method: 'POST', token: otpToken, body });
+}
+
+export async function resendOtp(otpToken: string, email: string): Promise<void> {
+  await storeJson('/store/auth/otp', { method: 'POST', token: otpToken, body: { email, resend: true } });
+}
+
+export async function register(input: {
+  email: string;
+  password: string;
+  first_name?: string;
+  last_name?: string;
+  company_name?: string;
+}): Promise<void> {
+  await storeJson('/store/customers', { method: 'POST', auth: false, body: input });
+}
+
+export function verifyEmail(token: string): Promise<{ verified: true; email: string }> {
+  return storeJson('/store/customers/verify-email', { method: 'POST', auth: false, body: { token } });
+}
+
+export async function resendVerification(email: string): Promise<void> {
+  await storeJson('/store/customers/verify-email/resend', { method: 'POST', auth: false, body: { email } });
+}
+
+export interface ProfilePatch {
+  first_name?: string | null;
+  last_name?: string | null;
+  phone?: string | null;
+  company_name?: string | null;
+  preferred_language?: Language;
+  notifications?: Partial<Notifications>;
+}
+
+export async function updateProfile(patch: ProfilePatch): Promise<Customer> {
+  return (await storeJson<{ customer: Customer }>('/store/customers/me', { method: 'PUT', body: patch }))
+    .customer;
+}
+
+/** Field "file": a JPEG or PNG of at most 2 MB; the API checks the content itself. */
+export async function uploadAvatar(file: Blob, name: string): Promise<void> {
+  const form = new FormData();
+  form.append('file', file, name);
+  await storeRaw('/store/customers/me/avatar', { method: 'PUT', body: form });
+}
+
+export async function removeAvatar(): Promise<void> {
+  await storeJson('/store/customers/me/avatar', { method: 'DELETE' });
+}
+
+export const fetchAvatar = () => storeRaw('/store/customers/me/avatar');
+
+export function twoFactorStatus(): Promise<{ enabled: boolean; recovery_codes_remaining: number }> {
+  return storeJson('/store/customer/2fa');
+}
+
+/** Turning 2FA on answers the 8 recovery codes: the only time they exist in plain text. */
+export function enableTwoFactor(): Promise<{ enabled: true; recovery_codes: string[] }> {
+  return storeJson('/store/customer/2fa', { method: 'POST', body: { enabled: true } });
+}
+
+export async function disableTwoFactor(password: string): Promise<void> {
+  await storeJson('/store/customer/2fa', { method: 'POST', body: { enabled: false, password } });
+}
+
+/** Soft delete now; the auth service anonymises the personal data later, documents are kept. */
+export function deleteAccount(password: string): Promise<{ deleted: true; anonymise_after: string }> {
+  return storeJson('/store/customers/me', { method: 'DELETE', body: { password } });
+}
