@@ -359,6 +359,27 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
     ).json();
     expect(one.products.map((p: { sku: string }) => p.sku)).toEqual(['MO1001-01']);
     expect(one.products[0].price.unit_price).toBe('0.3920');
+    // The product page also gets the print techniques: positions with their print size, setup cost and scale.
+    expect(one.products[0].print_techniques.map((t: { code: string }) => t.code).sort()).toEqual([
+      '01-L1',
+      '01-P1',
+    ]);
+    const pad = one.products[0].print_techniques.find((t: { code: string }) => t.code === '01-P1');
+    expect(pad).toMatchObject({
+      name: 'Tampondruk',
+      positions: [{ code: 'BARREL', print_area: '40x8' }],
+      setup_cost: '35.00',
+      prices: [
+        { min_quantity: 1, price_per_unit: '0.2500', next_colour_price: '0.1500' },
+        { min_quantity: 500, price_per_unit: '0.1800', next_colour_price: '0.1000' },
+      ],
+    });
+    const padEn = (await api('acme', undefined, 'GET', '/store/aplt/products?sku=MO1001-01&lang=en')).json();
+    expect(
+      padEn.products[0].print_techniques.find((t: { code: string }) => t.code === '01-P1').name,
+    ).toBeTypeOf('string');
+    // Lists stay lean: no techniques without sku=.
+    expect(nl.products[0].print_techniques).toBeUndefined();
     expect((await api('acme', undefined, 'GET', '/store/aplt/products?sku=MO1001')).json().count).toBe(0);
     const bad = await api('acme', undefined, 'GET', '/store/aplt/products?lang=fr');
     expect(bad.status).toBe(400);

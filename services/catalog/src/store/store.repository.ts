@@ -104,3 +104,117 @@ export async function listCategories(db: Kysely<any>, lang: Lang) {
     FROM aplt_categories WHERE is_active ORDER BY sort_order, name_nl`.execute(db);
   return r.rows;
 }
+
+export interface StorePrintTechnique {
+  code: string;
+  name: string;
+  pricing_type: string;
+  max_colours: number | null;
+  full_colour: boolean;
+  positions: Array<{
+    code: string;
+    name: string | null;
+    print_area: string | null;
+    max_colours: number | null;
+  }>;
+  /** Setup cost (cliché) of the technique for this product, and whether it counts per colour. */
+  setup_cost: string | null;
+  setup_per_colour: boolean;
+  /** The scale: price per unit from `min_quantity`, for `colours` (null: any number) and an optional print-area range (cm2). */
+  prices: Array<{
+    min_quantity: number;
+    colours: number | null;
+    price_per_unit: string;
+    next_colour_price: string | null;
+    area_from: string | null;
+    area_to: string | null;
+  }>;
+}
+
+/**
+ * The print techniques a product offers (aplt_product_techniques), each with its positions and
+ * print sizes, its setup cost (the product's own row first) and its price scale: what the product
+ * page shows, priced by the same tables the quotation's line pricing reads. Three statements.
+ */
+export async function productPrintTechniques(
+  db: Kysely<any>,
+  productId: number,
+  lang: Lang,
+): Promise<StorePrintTechnique[]> {
+  const name = { nl: sql.ref('t.name_nl'), en: sql.ref('t.name_en'), de: sql.ref('t.name_de') }[lang];
+  const links = await sql<{
+    technique_id: number;
+    code: string;
+    name: string;
+    pricing_type: string;
+    technique_max_colours: number | null;
+    full_colour: boolean;
+    position_code: string;
+    position_name: string | null;
+    print_area: string | null;
+    max_colours: number | null;
+  }>`
+    SELECT t.id::int AS technique_id, t.code, coalesce(${name}, t.name_nl) AS name, t.pricing_type,
+           t.max_colours AS technique_max_colours, t.full_colour,
+           pp.position_code, pp.position_name, coalesce(pt.print_area, pp.print_area) AS print_area,
+           coalesce(pt.max_colours, t.max_colours) AS max_colours
+    FROM aplt_product_techniques pt
+    JOIN aplt_techniques t ON t.id = pt.technique_id AND t.is_active
+    JOIN aplt_print_positions pp ON pp.id = pt.print_position_id
+    WHERE pt.product_id = ${productId}
+    ORDER BY pt.is_default DESC, t.sort_order, t.code, pp.sort_order, pp.position_code`.execute(db);
+  if (links.rows.length === 0) return [];
+  const ids = [...new Set(links.rows.map((l) => l.technique_id))];
+  const [prices, setups] = await Promise.all([
+    sql<{
+      technique_id: number;
+      min_quantity: number;
+      colours: number | null;
+      price_per_unit: string;
+      next_colour_price: string | null;
+      area_from: string | null;
+      area_to: string | null;
+      setup_cost: string;
+    }>`
+      SELECT technique_id::int, min_quantity, colours, price_per_unit::text, next_colour_price::text,
+             area_from::text, area_to::text, setup_cost::text
+      FROM aplt_technique_pricing
+      WHERE technique_id = ANY(${ids}::bigint[])
+        AND (valid_from IS NULL OR valid_from <= CURRENT_DATE) AND (valid_until IS NULL OR valid_until >= CURRENT_DATE)
+      ORDER BY technique_id, colours NULLS FIRST, area_from NULLS FIRST, min_quantity`.execute(db),
+    sql<{ technique_id: number; setup_cost: string; per_colour: boolean }>`
+      SELECT DISTINCT ON (technique_id) technique_id::int, setup_cost::text, per_colour
+      FROM aplt_opstartkosten
+      WHERE technique_id = ANY(${ids}::bigint[]) AND is_active AND (product_id IS NULL OR product_id = ${productId})
+      ORDER BY technique_id, product_id IS NULL`.execute(db),
+  ]);
+  const out = new Map<number, StorePrintTechnique>();
+  for (const l of links.rows) {
+    let t = out.get(l.technique_id);
+    if (!t) {
+      const setup = setups.rows.find((s) => s.technique_id === l.technique_id);
+      const scale = prices.rows.filter((p) => p.technique_id === l.technique_id);
+      // Without a setup row, the supplier's setup cost on the scale (the same for every row in practice).
+      const scaleSetup = scale.find((p) => Number(p.setup_cost) > 0)?.setup_cost ?? null;
+      t = {
+        code: l.code,
+        name: l.name,
+        pricing_type: l.pricing_type,
+        max_colours: l.technique_max_colours,
+        full_colour: l.full_colour,
+        positions: [],
+        setup_cost: setup?.setup_cost ?? scaleSetup,
+        setup_per_colour: setup?.per_colour ?? false,
+        prices: scale.map(({ technique_id: _t, setup_cost: _s, ...p }) => p),
+      };
+      out.set(l.technique_id, t);
+    }
+    t.positions.push({
+      code: l.position_code,
+      name: l.position_name,
+      print_area: l.print_area,
+      max_colours: l.max_colours,
+    });
+  }
+  return [...out.values()];
+}

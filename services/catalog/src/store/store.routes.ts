@@ -1,6 +1,6 @@
 import type { App } from '@aplt/http';
 import { z } from 'zod';
-import { listCategories, listStoreProducts } from './store.repository';
+import { listCategories, listStoreProducts, productPrintTechniques } from './store.repository';
 import { TtlCache } from './ttl-cache';
 
 const lang = z.enum(['nl', 'en', 'de']).default('nl');
@@ -26,6 +26,38 @@ const productSchema = z.object({
     }),
   ),
   categories: z.array(z.string()),
+  /** Only with `sku=` (the product page): the techniques, positions and prices the product is printed with. */
+  print_techniques: z
+    .array(
+      z.object({
+        code: z.string(),
+        name: z.string(),
+        pricing_type: z.string(),
+        max_colours: z.number().nullable(),
+        full_colour: z.boolean(),
+        positions: z.array(
+          z.object({
+            code: z.string(),
+            name: z.string().nullable(),
+            print_area: z.string().nullable(),
+            max_colours: z.number().nullable(),
+          }),
+        ),
+        setup_cost: z.string().nullable(),
+        setup_per_colour: z.boolean(),
+        prices: z.array(
+          z.object({
+            min_quantity: z.number(),
+            colours: z.number().nullable(),
+            price_per_unit: z.string(),
+            next_colour_price: z.string().nullable(),
+            area_from: z.string().nullable(),
+            area_to: z.string().nullable(),
+          }),
+        ),
+      }),
+    )
+    .optional(),
 });
 
 interface CategoryNode {
@@ -83,6 +115,10 @@ export async function storeRoutes(app: App) {
         request.server.catalogDeps.databases.aplt(request.tenant),
         q,
       );
+      const db = request.server.catalogDeps.databases.aplt(request.tenant);
+      // The product page (one item number) also gets the print techniques; lists stay lean.
+      const techniques =
+        q.sku && rows.length === 1 ? await productPrintTechniques(db, Number(rows[0].id), q.lang) : undefined;
       const body = {
         products: rows.map((r) => ({
           id: r.id,
@@ -97,6 +133,7 @@ export async function storeRoutes(app: App) {
           price: { quantity: q.quantity, unit_price: r.unit_price, currency: 'EUR' as const },
           variants: r.variants,
           categories: r.categories,
+          ...(techniques ? { print_techniques: techniques } : {}),
         })),
         count,
         limit: q.limit,
