@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import {
+  apltDbEnv,
   env,
   loadEnv,
   mysqlEnv,
@@ -8,6 +9,7 @@ import {
   pgEnv,
   type ServiceName,
   ServicePorts,
+  tenantServersFromEnv,
 } from '@aplt/config';
 import { createMysqlDb, createPgDb, migrateFleet, TenantDatabases, TenantRegistry } from '@aplt/db';
 import { freePort, localUpstreams, type RunningProxy, startCaddy } from '@aplt/proxy';
@@ -18,6 +20,7 @@ import { seedSteps } from './seeds';
 
 export const fleetEnvShape = {
   ...pgEnv,
+  ...apltDbEnv,
   ...mysqlEnv,
   PG_DB: env.str('access'),
   // The one port a person or a test talks to; every host is served behind it.
@@ -94,10 +97,12 @@ export async function prepareFleet(opts: {
       },
       { max: 2 },
     );
-    const databases = new TenantDatabases({ commerce: server, aplt: server }, { poolMax: 2 });
+    const tenantServers = tenantServersFromEnv(e);
+    const databases = new TenantDatabases(tenantServers, { poolMax: 2 });
     try {
       const ctx = {
         server,
+        tenantServers,
         registry: new TenantRegistry(control, 0),
         databases,
         access,

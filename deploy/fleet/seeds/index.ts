@@ -1,4 +1,4 @@
-import type { Kysely, PgServer, TenantDatabases, TenantRegistry } from '@aplt/db';
+import type { Kysely, PgServer, TenantDatabases, TenantRegistry, TenantServers } from '@aplt/db';
 import { seedAccess } from './access';
 import { seedAdminUsers } from './admin-users';
 import { seedAuthCustomers } from './auth';
@@ -10,6 +10,8 @@ import { seedDocuments } from './documents';
 
 export interface SeedContext {
   server: PgServer;
+  /** Default servers of tenant databases (aplt on APLT_DB_* over PG_*), as every service reads them. */
+  tenantServers: TenantServers;
   registry: TenantRegistry;
   databases: TenantDatabases;
   /** The access service's database. */

@@ -7,7 +7,7 @@ export async function seedTenants(ctx: SeedContext): Promise<void> {
   for (const t of chosen) {
     await provisionTenant(
       ctx.registry,
-      ctx.server,
+      ctx.tenantServers,
       {
         ...t,
         // The tenant host (admin, store API) and its storefront's shop host (apps/storefront).

@@ -11,6 +11,19 @@ export const pgEnv = {
   CONTROL_DB: str('control'),
 };
 
+/**
+ * Server of the tenants' aplt databases where a registry row names none (spec 1: "the connection
+ * is configured by environment variables prefixed APLT_DB_"). Each unset field falls back to its
+ * PG_* twin, so by default the aplt databases live beside everything else. Every reader
+ * (services) and writer (`pnpm migrate`, `pnpm tenant:add`, the fleet's seeds) reads them alike.
+ */
+export const apltDbEnv = {
+  APLT_DB_HOST: optionalStr(),
+  APLT_DB_PORT: port().optional(),
+  APLT_DB_USER: optionalStr(),
+  APLT_DB_PASSWORD: optionalStr(),
+};
+
 /** MariaDB/MySQL server of the customer portal. */
 export const mysqlEnv = {
   MYSQL_HOST: str('127.0.0.1'),
@@ -79,6 +92,29 @@ export const licenseEnv = {
   LICENSE_CACHE_DIR: str('.cache'),
   LICENSE_REFRESH_SECONDS: int(60),
 };
+
+/** The default servers of tenant databases: commerce on PG_*, aplt on APLT_DB_* over PG_*. */
+export function tenantServersFromEnv(e: {
+  PG_HOST: string;
+  PG_PORT: number;
+  PG_USER: string;
+  PG_PASS?: string | undefined;
+  APLT_DB_HOST?: string | undefined;
+  APLT_DB_PORT?: number | undefined;
+  APLT_DB_USER?: string | undefined;
+  APLT_DB_PASSWORD?: string | undefined;
+}) {
+  const commerce = pgAddressFromEnv(e);
+  return {
+    commerce,
+    aplt: {
+      host: e.APLT_DB_HOST ?? commerce.host,
+      port: e.APLT_DB_PORT ?? commerce.port,
+      user: e.APLT_DB_USER ?? commerce.user,
+      password: e.APLT_DB_PASSWORD ?? commerce.password,
+    },
+  };
+}
 
 export function pgAddressFromEnv(e: {
   PG_HOST: string;

@@ -2,6 +2,7 @@ export { loadEnv, ConfigError } from './load-env';
 export * as env from './fields';
 export {
   pgEnv,
+  apltDbEnv,
   mysqlEnv,
   redisEnv,
   httpEnv,
@@ -11,6 +12,7 @@ export {
   assertionEnv,
   serviceTokenEnv,
   pgAddressFromEnv,
+  tenantServersFromEnv,
 } from './common';
 export { ServicePorts, type ServiceName, serviceNames } from './ports';
 export { chromiumArgs } from './chromium';

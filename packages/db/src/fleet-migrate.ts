@@ -2,7 +2,15 @@
  * `pnpm migrate`: brings every database of the fleet to the latest schema. Control plane, access
  * and portal first, then each tenant's commerce and aplt databases as the registry lists them.
  */
-import { env, loadEnv, mysqlEnv, pgAddressFromEnv, pgEnv } from '@aplt/config';
+import {
+  apltDbEnv,
+  env,
+  loadEnv,
+  mysqlEnv,
+  pgAddressFromEnv,
+  pgEnv,
+  tenantServersFromEnv,
+} from '@aplt/config';
 import { createMysqlDb, createPgDb } from './connection';
 import { migrateToLatest } from './migrate';
 import { ensureMysqlDatabase, ensurePgDatabase, migrateTenantDatabases } from './provision';
@@ -12,7 +20,7 @@ export async function migrateFleet(
   log: (line: string) => void = console.log,
   source: Record<string, string | undefined> = process.env,
 ): Promise<void> {
-  const e = loadEnv({ ...pgEnv, ...mysqlEnv, PG_DB: env.str('access') }, source);
+  const e = loadEnv({ ...pgEnv, ...apltDbEnv, ...mysqlEnv, PG_DB: env.str('access') }, source);
   const server = pgAddressFromEnv(e);
 
   for (const [kind, database] of [
@@ -53,7 +61,7 @@ export async function migrateFleet(
   try {
     const registry = new TenantRegistry(control);
     for (const tenant of await registry.list()) {
-      await migrateTenantDatabases(tenant, server);
+      await migrateTenantDatabases(tenant, tenantServersFromEnv(e));
       log(`tenant ${tenant.id}: commerce + aplt up to date`);
     }
   } finally {

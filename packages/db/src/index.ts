@@ -28,6 +28,7 @@ export {
   dropPgDatabase,
   provisionTenant,
   migrateTenantDatabases,
+  type TenantServers,
   tenantDatabaseNames,
   ensureMysqlDatabase,
 } from './provision';

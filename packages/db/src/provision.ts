@@ -66,7 +66,7 @@ async function migrateDatabase(server: PgServer, database: string, kind: Databas
  */
 export async function provisionTenant(
   registry: TenantRegistry,
-  server: PgServer,
+  server: PgServer | TenantServers,
   tenant: {
     id: string;
     kind: TenantKind;
@@ -78,10 +78,13 @@ export async function provisionTenant(
   opts: { databasePrefix?: string; templates?: { commerce?: string; aplt?: string } } = {},
 ): Promise<void> {
   const names = tenantDatabaseNames(tenant.id, opts.databasePrefix);
-  await ensurePgDatabase(server, names.commerce, opts.templates?.commerce);
-  await ensurePgDatabase(server, names.aplt, opts.templates?.aplt);
-  await migrateDatabase(server, names.commerce, 'commerce');
-  await migrateDatabase(server, names.aplt, 'aplt');
+  const servers = serversOf(server);
+  await ensurePgDatabase(servers.commerce, names.commerce, opts.templates?.commerce);
+  await ensurePgDatabase(servers.aplt, names.aplt, opts.templates?.aplt);
+  await migrateDatabase(servers.commerce, names.commerce, 'commerce');
+  await migrateDatabase(servers.aplt, names.aplt, 'aplt');
+  // The registry names no server: every reader finds the databases through its own defaults
+  // (APLT_DB_* / PG_*), which must be the ones this ran with.
   await registry.add({
     ...tenant,
     commerceDb: { database: names.commerce },
@@ -98,13 +101,26 @@ function serverOf(loc: DbLocation, fallback: PgServer): PgServer {
   };
 }
 
+/** The default server per database kind; one server for both where a single one is given. */
+export interface TenantServers {
+  commerce: PgServer;
+  aplt: PgServer;
+}
+
+const serversOf = (s: PgServer | TenantServers): TenantServers =>
+  'commerce' in s ? s : { commerce: s, aplt: s };
+
 /** Creates (if missing) and migrates the two databases a registered tenant names, wherever they live. */
-export async function migrateTenantDatabases(tenant: TenantRecord, fallback: PgServer): Promise<void> {
+export async function migrateTenantDatabases(
+  tenant: TenantRecord,
+  fallback: PgServer | TenantServers,
+): Promise<void> {
+  const defaults = serversOf(fallback);
   for (const [kind, loc] of [
     ['commerce', tenant.commerceDb],
     ['aplt', tenant.apltDb],
   ] as const) {
-    const server = serverOf(loc, fallback);
+    const server = serverOf(loc, defaults[kind]);
     await ensurePgDatabase(server, loc.database);
     await migrateDatabase(server, loc.database, kind);
   }

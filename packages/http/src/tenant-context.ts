@@ -1,4 +1,4 @@
-import { loadEnv, pgAddressFromEnv, pgEnv } from '@aplt/config';
+import { apltDbEnv, loadEnv, pgAddressFromEnv, pgEnv, tenantServersFromEnv } from '@aplt/config';
 import { createPgDb, type Kysely, type PgServer, sql, TenantDatabases, TenantRegistry } from '@aplt/db';
 
 export interface TenantContext {
@@ -10,19 +10,21 @@ export interface TenantContext {
 
 /**
  * The control-plane registry and the per-tenant pool cache that every multi-tenant service
- * needs. `overrides` lets a service point a database kind at its own server (APLT_DB_*,
- * SYNC_DB_*); by default every kind lives on PG_*.
+ * needs. Tenant aplt databases default to APLT_DB_* (each field falling back to PG_*), commerce
+ * databases to PG_*; `overrides` lets a service point a kind at its own server (password-sync's
+ * SYNC_DB_*). A registry row that names a server wins over all of them.
  */
 export function tenantContextFromEnv(
   overrides: { commerce?: PgServer; aplt?: PgServer } = {},
   source: Record<string, string | undefined> = process.env,
 ): TenantContext {
-  const e = loadEnv(pgEnv, source);
+  const e = loadEnv({ ...pgEnv, ...apltDbEnv }, source);
   const server = pgAddressFromEnv(e);
+  const defaults = tenantServersFromEnv(e);
   const control = createPgDb({ ...server, database: e.CONTROL_DB }, { max: 2 });
   const databases = new TenantDatabases({
-    commerce: overrides.commerce ?? server,
-    aplt: overrides.aplt ?? server,
+    commerce: overrides.commerce ?? defaults.commerce,
+    aplt: overrides.aplt ?? defaults.aplt,
   });
   return {
     control,

@@ -7,7 +7,7 @@
  * it up from the registry; the access service licenses it by cloning (see its docs).
  */
 import { parseArgs } from 'node:util';
-import { loadEnv, pgAddressFromEnv, pgEnv } from '@aplt/config';
+import { apltDbEnv, loadEnv, pgAddressFromEnv, pgEnv, tenantServersFromEnv } from '@aplt/config';
 import { createPgDb } from '../connection';
 import { provisionTenant } from '../provision';
 import { type TenantKind, TenantRegistry, tenantKinds } from '../registry';
@@ -30,10 +30,10 @@ if (!id || !tenantKinds.includes(values.kind as TenantKind)) {
   );
   process.exit(2);
 }
-const e = loadEnv(pgEnv);
+const e = loadEnv({ ...pgEnv, ...apltDbEnv });
 const control = createPgDb({ ...pgAddressFromEnv(e), database: e.CONTROL_DB }, { max: 1 });
 try {
-  await provisionTenant(new TenantRegistry(control), pgAddressFromEnv(e), {
+  await provisionTenant(new TenantRegistry(control), tenantServersFromEnv(e), {
     id,
     kind: values.kind as TenantKind,
     name: values.name ?? id,
