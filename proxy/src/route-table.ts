@@ -100,6 +100,13 @@ export const routeTable: readonly Route[] = [
   // The storefront (issue #15) on each tenant's shop host, behind forward auth like a backend (spec
   // 2); it reaches the store API itself, server side, on the tenant host.
   { host: 'shop', prefix: '/', service: 'storefront', forwardAuth: true },
+  // The logo configurator under the shop's own origin: the modal posts its messages only to an
+  // allow-listed origin or its own (spec 3), and every tenant's shop host cannot be among five
+  // fixed origins. Served here, the modal and the shop share an origin; the modal still sees the
+  // visitor's address (its rate limits) and builds its file links on the shop host.
+  ...(['/modal', '/api/config-check', '/api/configurator', '/api/transactions'] as const).map(
+    (prefix): Route => ({ host: 'shop', prefix, service: 'logo-modal', forwardAuth: true }),
+  ),
 
   tenant('/auth', 'auth'),
   tenant('/store/auth', 'auth'),

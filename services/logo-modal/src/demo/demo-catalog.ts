@@ -24,6 +24,15 @@ export const demoProducts = [
     sku: '900-01',
     name: 'Demo katoenen tas (logo modal)',
     template: toteTemplate,
+    // Sellable in the demo shops (storefront), priced by quantity like the imported catalog.
+    retail_price_100: '2.9500',
+    tiers: [
+      [1, '3.9500'],
+      [100, '2.9500'],
+      [250, '2.6000'],
+      [500, '2.3500'],
+      [1000, '2.1000'],
+    ],
     variants: [
       { sku: '900-01.001', color_code: 'NAT', color_name: 'Naturel', hex: '#EFE6D2' },
       { sku: '900-01.002', color_code: 'BLK', color_name: 'Zwart', hex: '#222222' },
@@ -46,6 +55,13 @@ export const demoProducts = [
     sku: '900-02',
     name: 'Demo balpen (logo modal)',
     template: penTemplate,
+    retail_price_100: '0.8900',
+    tiers: [
+      [1, '1.1900'],
+      [100, '0.8900'],
+      [500, '0.6900'],
+      [1000, '0.5900'],
+    ],
     variants: [
       { sku: '900-02.001', color_code: 'BLU', color_name: 'Blauw', hex: '#1E4FA3' },
       { sku: '900-02.002', color_code: 'BLK', color_name: 'Zwart', hex: '#111111' },
@@ -68,11 +84,59 @@ export const demoProducts = [
     sku: '900-03',
     name: 'Demo notitieboek zonder drukgegevens',
     template: penTemplate,
+    retail_price_100: '4.5000',
+    tiers: [],
     variants: [{ sku: '900-03.001', color_code: 'GRY', color_name: 'Grijs', hex: '#888888' }],
     positions: [{ code: 'cover', name: 'Omslag', print_area: '80x60', coordinates: null }],
     techniques: [{ code: 'TAMPONDRUK', name: 'Tampondruk', position: 'cover', is_default: true }],
   },
 ];
+
+/**
+ * Print prices of the demo techniques (any number of colours, a price per further colour) and
+ * their setup costs, so a configured line in a demo shop's cart is priced like a real one.
+ */
+const techniquePrices: Record<
+  string,
+  { scale: Array<[number, string, string | null]>; setup: string; perColour: boolean }
+> = {
+  ZEEFDRUK: {
+    scale: [
+      [1, '0.8500', '0.3500'],
+      [100, '0.5500', '0.2500'],
+      [500, '0.4000', '0.2000'],
+    ],
+    setup: '40.00',
+    perColour: true,
+  },
+  TRANSFER: {
+    scale: [
+      [1, '1.6000', null],
+      [100, '1.1000', null],
+      [500, '0.8500', null],
+    ],
+    setup: '25.00',
+    perColour: false,
+  },
+  TAMPONDRUK: {
+    scale: [
+      [1, '0.4500', '0.2000'],
+      [100, '0.3000', '0.1500'],
+      [500, '0.2200', '0.1000'],
+    ],
+    setup: '35.00',
+    perColour: true,
+  },
+  LASER: {
+    scale: [
+      [1, '0.7500', null],
+      [100, '0.5500', null],
+      [500, '0.4000', null],
+    ],
+    setup: '30.00',
+    perColour: false,
+  },
+};
 
 /**
  * Demo products for the logo modal (SKUs 900-xx, reserved for it) in an aplt database. Idempotent:
@@ -92,6 +156,18 @@ export async function upsertDemoCatalog(db: Kysely<any>): Promise<void> {
           .values({ code: t.code, name_nl: t.name, full_colour: t.code === 'TRANSFER' })
           .onConflict((oc) => oc.column('code').doNothing())
           .execute();
+        const prices = techniquePrices[t.code];
+        if (!prices) continue;
+        for (const [minQuantity, perUnit, nextColour] of prices.scale) {
+          await sql`
+            INSERT INTO aplt_technique_pricing (technique_id, min_quantity, price_per_unit, next_colour_price)
+            SELECT id, ${minQuantity}, ${perUnit}, ${nextColour} FROM aplt_techniques WHERE code = ${t.code}
+            ON CONFLICT ON CONSTRAINT aplt_technique_pricing_scale_key DO NOTHING`.execute(trx);
+        }
+        await sql`
+          INSERT INTO aplt_opstartkosten (technique_id, description, setup_cost, per_colour)
+          SELECT id, ${`Opstartkosten ${t.name}`}, ${prices.setup}, ${prices.perColour} FROM aplt_techniques WHERE code = ${t.code}
+          ON CONFLICT ON CONSTRAINT aplt_opstartkosten_key DO NOTHING`.execute(trx);
       }
       const product = await trx
         .insertInto('aplt_products')
@@ -102,9 +178,11 @@ export async function upsertDemoCatalog(db: Kysely<any>): Promise<void> {
           has_svg_template: true,
           svg_template_path: svgData(p.template),
           number_of_print_positions: p.positions.length,
+          retail_price_100: p.retail_price_100,
         })
         .onConflict((oc) =>
           oc.column('sku').doUpdateSet({
+            retail_price_100: (eb: any) => eb.ref('excluded.retail_price_100'),
             name_nl: (eb: any) => eb.ref('excluded.name_nl'),
             has_svg_template: true,
             svg_template_path: (eb: any) => eb.ref('excluded.svg_template_path'),
@@ -112,6 +190,14 @@ export async function upsertDemoCatalog(db: Kysely<any>): Promise<void> {
         )
         .returning('id')
         .executeTakeFirstOrThrow();
+      for (const [minQuantity, price] of p.tiers) {
+        await sql`
+          INSERT INTO aplt_product_prices (product_id, min_quantity, price)
+          VALUES (${product.id}, ${minQuantity}, ${price})
+          ON CONFLICT ON CONSTRAINT aplt_product_prices_scale_key DO UPDATE SET price = EXCLUDED.price`.execute(
+          trx,
+        );
+      }
       for (const v of p.variants) {
         await trx
           .insertInto('aplt_product_variants')
