@@ -1,4 +1,5 @@
 import { cookies } from 'next/headers';
+import { runtimeEnv } from '../env';
 import { proxyUrl } from '../sdk';
 import { shopRequest } from '../tenant';
 import { customerToken } from './customer-session';
@@ -19,6 +20,7 @@ export interface CartConfiguration {
   technique: string;
   technique_name: string | null;
   position: string | null;
+  position_name: string | null;
   colors: string[];
   proof_url: string | null;
   screenshot_url: string | null;
@@ -33,10 +35,12 @@ export interface CartItem {
   color: string | null;
   thumbnail: string | null;
   quantity: number;
-  unit_price: string;
-  print_unit_price: string;
-  setup_cost_total: string;
-  subtotal: string;
+  /** Null when the catalog can no longer price the line (price_error says why). */
+  unit_price: string | null;
+  print_unit_price: string | null;
+  setup_cost_total: string | null;
+  subtotal: string | null;
+  price_error: string | null;
   configuration: CartConfiguration | null;
 }
 
@@ -96,16 +100,21 @@ async function call<T>(
   init: { method?: string; body?: unknown; token?: string } = {},
 ): Promise<{ ok: true; data: T } | { ok: false; error: ApiError }> {
   const { apiHost } = await shopRequest();
-  const res = await fetch(`${proxyUrl(apiHost)}${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      accept: 'application/json',
-      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...(await authHeaders(init.token)),
-    },
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
-    cache: 'no-store',
-  });
+  const send = async (auth: Record<string, string>) =>
+    fetch(`${proxyUrl(apiHost)}${path}`, {
+      method: init.method ?? 'GET',
+      headers: {
+        accept: 'application/json',
+        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...auth,
+      },
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      cache: 'no-store',
+    });
+  const auth = await authHeaders(init.token);
+  let res = await send(auth);
+  // A dead session cookie (expired, account gone) is no customer: carry on as a guest.
+  if (res.status === 401 && init.token === undefined && auth.authorization) res = await send({});
   const text = await res.text();
   const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   if (res.ok) return { ok: true, data: body as T };
@@ -122,10 +131,10 @@ async function call<T>(
 }
 
 /** The visitor's cart from the cookie, or null (none yet, gone, or not this visitor's). */
-export async function retrieveCart(id?: string): Promise<Cart | null> {
-  const cartId = id ?? (await cartCookie());
+export async function retrieveCart(lang: 'nl' | 'en' | 'de' = 'nl'): Promise<Cart | null> {
+  const cartId = await cartCookie();
   if (!cartId) return null;
-  const res = await call<{ cart: Cart }>(`/store/carts/${cartId}`);
+  const res = await call<{ cart: Cart }>(`/store/carts/${cartId}?lang=${lang}`);
   return res.ok ? res.data.cart : null;
 }
 
@@ -155,9 +164,10 @@ export interface NewLine {
 
 export async function addLine(line: NewLine): Promise<{ cart: Cart } | { error: ApiError }> {
   const cart = await getOrCreateCart();
+  const { variant_sku, ...rest } = line;
   const res = await call<{ cart: Cart }>(`/store/carts/${cart.id}/line-items`, {
     method: 'POST',
-    body: line,
+    body: { ...rest, ...(variant_sku ? { variant_id: variant_sku } : {}) },
   });
   return res.ok ? res.data : { error: res.error };
 }
@@ -187,6 +197,7 @@ export interface QuoteRequest {
   company?: string;
   phone?: string;
   remark?: string;
+  lang?: 'nl' | 'en' | 'de';
 }
 
 export interface QuoteResult {
@@ -198,11 +209,8 @@ export async function requestQuote(body: QuoteRequest): Promise<QuoteResult | { 
   const id = await cartCookie();
   if (!id) return { error: { status: 404, message: 'No cart' } };
   const res = await call<QuoteResult>(`/store/carts/${id}/quote-request`, { method: 'POST', body });
-  if (res.ok) {
-    await removeCartCookie();
-    return res.data;
-  }
-  return { error: res.error };
+  if (res.ok || (res.error.status === 409 && res.error.quotation)) await removeCartCookie();
+  return res.ok ? res.data : { error: res.error };
 }
 
 /**
@@ -232,4 +240,43 @@ export async function transferCartToCustomer(token: string): Promise<void> {
   } catch {
     // The cart stays as it was; the customer can still shop.
   }
+}
+
+export interface Preflight {
+  available: boolean;
+  techniques: Array<{ code: string; name: string; print_area: string; position: string }>;
+}
+
+/**
+ * Spec 3's preflight (`GET /api/config-check/{sku}` on the modal host): the customize button
+ * shows only when the product has an SVG template and print coordinates. Unavailable on error.
+ */
+export async function logoPreflight(sku: string): Promise<Preflight> {
+  if (!/^\d{3}-\d{2}(\.\d{3})?$/.test(sku)) return { available: false, techniques: [] };
+  try {
+    const res = await fetch(`${proxyUrl(`modal.${runtimeEnv.proxyDomain()}`)}/api/config-check/${sku}`, {
+      headers: { accept: 'application/json' },
+      cache: 'no-store',
+      signal: AbortSignal.timeout(3000),
+    });
+    if (!res.ok) return { available: false, techniques: [] };
+    const body = (await res.json()) as Preflight;
+    return { available: body.available === true, techniques: body.techniques ?? [] };
+  } catch {
+    return { available: false, techniques: [] };
+  }
+}
+
+export interface SignedInCustomer {
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  company_name: string | null;
+}
+
+/** The signed-in customer's profile (to prefill the quotation request), or null for a guest. */
+export async function signedInCustomer(): Promise<SignedInCustomer | null> {
+  if (!(await customerToken())) return null;
+  const res = await call<{ customer: SignedInCustomer }>('/store/customers/me');
+  return res.ok ? res.data.customer : null;
 }

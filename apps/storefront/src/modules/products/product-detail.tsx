@@ -1,6 +1,8 @@
 import type { StoreProduct } from '@lib/data/catalog';
 import { timesQuantity } from '@lib/decimal';
 import { type Lang, money, t } from '@lib/i18n';
+import { AddToCart } from './add-to-cart';
+import { PrintTechniques, printTechniquesOf } from './print-techniques';
 import { ProductImage } from './product-image';
 
 export function ProductDetail({
@@ -8,11 +10,17 @@ export function ProductDetail({
   lang,
   quantity,
   tiers,
+  cart,
+  configurable,
 }: {
   product: StoreProduct;
   lang: Lang;
   quantity: number;
   tiers: { quantity: number; unit_price: string }[];
+  /** The tenant has carts (feature quotations): show the buy box. */
+  cart: boolean;
+  /** The tenant has the logo configurator and the preflight found the product configurable. */
+  configurable: boolean;
 }) {
   const tx = t(lang);
   return (
@@ -59,6 +67,16 @@ export function ProductDetail({
           </span>
         </div>
 
+        {cart && (
+          <AddToCart
+            sku={product.sku}
+            lang={lang}
+            quantity={quantity}
+            variants={product.variants}
+            configurable={configurable}
+          />
+        )}
+
         <h2>{tx.tiers}</h2>
         <table className="tiers" data-testid="tiers">
           <thead>
@@ -92,7 +110,7 @@ export function ProductDetail({
         </ul>
 
         <h2>{tx.techniques}</h2>
-        <p className="muted">{tx.techniquesMissing}</p>
+        <PrintTechniques techniques={printTechniquesOf(product)} lang={lang} quantity={quantity} />
       </div>
     </article>
   );
