@@ -286,6 +286,21 @@ describe('store: carts and the quotation request', () => {
         400,
       ],
       [{ sku: '100-01', quantity: 1, configuration: logo({ transaction_id: 'not-a-uuid' }) }, 400],
+      // File links must be the transaction's own proof and screenshot.
+      [
+        { sku: '100-01', quantity: 1, configuration: logo({ proof_url: 'https://evil.test/phish.pdf' }) },
+        400,
+      ],
+      [
+        {
+          sku: '100-01',
+          quantity: 1,
+          configuration: logo({
+            screenshot_url: `http://modal.localhost/api/transactions/${randomUUID()}/screenshot`,
+          }),
+        },
+        400,
+      ],
       [{ sku: '100-01', quantity: 1, configuration: logo({ colors: ['red'] }) }, 400],
       ['{"sku":"100-01\\u0000","quantity":1}', 400],
       [{ sku: '999-99', quantity: 1 }, 422, 'sku'],

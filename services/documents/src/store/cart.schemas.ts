@@ -27,21 +27,38 @@ const fileUrl = z
   .max(2000)
   .refine((v) => !new URL(v).username && !new URL(v).password, 'no credentials in a link');
 
-export const configurationInput = z.strictObject({
-  /** The logo modal's transaction (spec 3: transactionId). */
-  transaction_id: z.uuid(),
-  /** Print technique code (techniqueCode). */
-  technique: z.string().trim().min(1).max(100),
-  /** Print position code (logoConfig.position). */
-  position: z.string().trim().min(1).max(100).optional(),
-  /** Colours of the logo (logoConfig.colors, `#RRGGBB`); their number is the print's colours. */
-  colors: z
-    .array(z.string().regex(/^#[0-9a-fA-F]{6}$/, 'expected #RRGGBB'))
-    .max(20)
-    .optional(),
-  proof_url: fileUrl.optional(),
-  screenshot_url: fileUrl.optional(),
-});
+export const configurationInput = z
+  .strictObject({
+    /** The logo modal's transaction (spec 3: transactionId). */
+    transaction_id: z.uuid(),
+    /** Print technique code (techniqueCode). */
+    technique: z.string().trim().min(1).max(100),
+    /** Print position code (logoConfig.position). */
+    position: z.string().trim().min(1).max(100).optional(),
+    /** Colours of the logo (logoConfig.colors, `#RRGGBB`); their number is the print's colours. */
+    colors: z
+      .array(z.string().regex(/^#[0-9a-fA-F]{6}$/, 'expected #RRGGBB'))
+      .max(20)
+      .optional(),
+    proof_url: fileUrl.optional(),
+    screenshot_url: fileUrl.optional(),
+  })
+  .superRefine((c, ctx) => {
+    // The links are the transaction's own file endpoints (spec 3: /api/transactions/{id}/pdf and
+    // /screenshot), on whichever host the modal was reached: nothing else is shown as its proof.
+    for (const [key, file] of [
+      ['proof_url', 'pdf'],
+      ['screenshot_url', 'screenshot'],
+    ] as const) {
+      const url = c[key];
+      if (url !== undefined && new URL(url).pathname !== `/api/transactions/${c.transaction_id}/${file}`)
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `expected the transaction's /api/transactions/${c.transaction_id}/${file}`,
+        });
+    }
+  });
 export type ConfigurationInput = z.infer<typeof configurationInput>;
 
 export const addLineBody = z.strictObject({
