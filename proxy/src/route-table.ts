@@ -123,6 +123,7 @@ export const routeTable: readonly Route[] = [
   tenant('/admin/aplt/customers', 'documents'),
   tenant('/admin/aplt/parameters', 'documents'),
   tenant('/admin/aplt/content', 'documents'),
+  tenant('/admin/aplt/subscriptions', 'documents'),
   tenant('/store/aplt/quotations', 'documents'),
   tenant('/store/aplt/invoices', 'documents'),
   tenant('/store/aplt/orders', 'documents'),

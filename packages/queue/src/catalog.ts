@@ -137,7 +137,19 @@ export const queueCatalog = {
     timeoutMs: 10 * 60_000,
   },
   documents: {
-    jobs: { 'quotations.expire': z.object({ tenantId: tenantId.optional() }) },
+    jobs: {
+      'quotations.expire': z.object({ tenantId: tenantId.optional() }),
+      // One tenant's subscription invoices for the period containing `date` (YYYY-MM-DD; default
+      // the day the job was scheduled for). Idempotent per subscription and period, so retries
+      // only finish what a failed attempt left.
+      'subscriptions.bill': z.object({
+        tenantId,
+        date: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/)
+          .optional(),
+      }),
+    },
     attempts: 3,
     backoffMs: 5_000,
     timeoutMs: 5 * 60_000,

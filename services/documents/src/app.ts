@@ -1,4 +1,5 @@
 import { createApp, type TenantServiceDeps } from '@aplt/http';
+import type { QueueClient } from '@aplt/queue';
 import { registerChainRoutes } from './chain/chain.routes';
 import type { Config } from './config';
 import { registerContentRoutes } from './content/content.routes';
@@ -13,8 +14,12 @@ import type { DocumentsContext } from './shared/context';
 import { registerCustomerPortalRoutes } from './store/customer-portal.routes';
 import { registerStoreQuotationRoutes } from './store/store-quotation.routes';
 import { storePlugin } from './store/store.plugin';
+import { registerSubscriptionRoutes } from './subscriptions/subscription.routes';
 
-export type Deps = Pick<TenantServiceDeps, 'registry' | 'databases' | 'licenses'>;
+export type Deps = Pick<TenantServiceDeps, 'registry' | 'databases' | 'licenses'> & {
+  /** For the subscription billing schedulers (a tenant's setting creates or removes its own). */
+  queues?: QueueClient;
+};
 
 /** Builds the documents service; never listens (server.ts does). */
 export async function buildApp(deps: Deps, config: Config) {
@@ -28,7 +33,7 @@ export async function buildApp(deps: Deps, config: Config) {
     jwtSecret: config.JWT_SECRET,
     assertionPublicKey: config.ACCESS_ASSERTION_PUBLIC_KEY,
   });
-  const ctx: DocumentsContext = { databases: deps.databases, config };
+  const ctx: DocumentsContext = { databases: deps.databases, config, queues: deps.queues };
   registerQuotationRoutes(app, ctx);
   registerOrderRoutes(app, ctx);
   registerInvoiceRoutes(app, ctx);
@@ -38,6 +43,7 @@ export async function buildApp(deps: Deps, config: Config) {
   registerCustomerRoutes(app, ctx);
   registerParameterRoutes(app, ctx);
   registerContentRoutes(app, ctx);
+  registerSubscriptionRoutes(app, ctx);
   registerStoreQuotationRoutes(app, ctx);
   registerCustomerPortalRoutes(app, ctx);
   await app.register(import('./output/output.routes'), { databases: deps.databases });

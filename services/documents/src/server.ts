@@ -3,25 +3,33 @@ import { createRedis, QueueClient } from '@aplt/queue';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { scheduleQuotationExpiry, startDocumentsWorker } from './jobs/documents.worker';
+import { syncAllBillingSchedules } from './subscriptions/billing.scheduler';
 
 const config = loadConfig();
 await bootTenantService({
   port: config.PORT,
   host: config.HOST,
   build: async (deps) => {
-    const app = await buildApp(deps, config);
+    // Producer connection: the billing settings route creates and removes job schedulers.
+    const redis = createRedis(config.REDIS_URL);
+    const queues = new QueueClient(redis, config.REDIS_PREFIX);
+    const app = await buildApp({ ...deps, queues }, config);
+    app.addReadinessCheck('redis', () => redis.ping());
     if (config.DOCUMENTS_WORKER) {
       const connection = createRedis(config.REDIS_URL, { forWorker: true });
-      const queues = new QueueClient(connection, config.REDIS_PREFIX);
-      const worker = startDocumentsWorker(deps, { connection, prefix: config.REDIS_PREFIX });
+      const worker = startDocumentsWorker(deps, { connection, prefix: config.REDIS_PREFIX, log: app.log });
       await scheduleQuotationExpiry(queues);
+      await syncAllBillingSchedules(queues, deps, app.log);
       // HTTP closes first (runService), then the worker and its connection.
       app.addHook('onClose', async () => {
         await worker.close();
-        await queues.close();
         connection.disconnect();
       });
     }
+    app.addHook('onClose', async () => {
+      await queues.close();
+      redis.disconnect();
+    });
     return app;
   },
 });

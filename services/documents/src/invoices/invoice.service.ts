@@ -36,7 +36,7 @@ async function termDays(
   return { days: customer.payment_term_days ?? 30, termId: null };
 }
 
-interface DraftLine {
+export interface DraftLine {
   order_line_id?: string | number | null;
   line_type: string;
   product_id?: string | number | null;
@@ -63,7 +63,7 @@ interface DraftLine {
  * and posts the invoice journal: debit receivables, credit revenue and VAT payable. The F/P
  * number comes from the same transaction, so a failed insert leaves no gap.
  */
-async function writeInvoice(
+export async function writeInvoice(
   trx: Kysely<any>,
   kind: InvoiceKind,
   customer: CustomerRow,

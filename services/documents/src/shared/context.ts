@@ -1,5 +1,6 @@
 import type { Kysely, TenantDatabases } from '@aplt/db';
 import { unauthorized } from '@aplt/http';
+import type { QueueClient } from '@aplt/queue';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 
@@ -7,6 +8,8 @@ import type { Config } from '../config';
 export interface DocumentsContext {
   databases: TenantDatabases;
   config: Config;
+  /** Producer side of the queues (job schedulers); absent in apps built without Redis. */
+  queues?: QueueClient;
 }
 
 /** The aplt database of the tenant the request's Host named. */

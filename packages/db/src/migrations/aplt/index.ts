@@ -7,6 +7,7 @@ import * as m0512 from './0512_catalog_technique_print_size';
 import * as m0513 from './0513_catalog_sku_registry_by_sku';
 import * as m0901 from './0901_store_returns';
 import * as m0902 from './0902_store_carts';
+import * as m0910 from './0910_subscription_billing';
 
 export const migrations = {
   '0001_aplt_schema': m0001,
@@ -18,4 +19,5 @@ export const migrations = {
   '0513_catalog_sku_registry_by_sku': m0513,
   '0901_store_returns': m0901,
   '0902_store_carts': m0902,
+  '0910_subscription_billing': m0910,
 };
