@@ -136,6 +136,13 @@ export const queueCatalog = {
     // The daily sweep may walk every tenant.
     timeoutMs: 10 * 60_000,
   },
+  // The logo modal's housekeeping: abandoned drafts and their files, hourly by one scheduler.
+  'logo-modal': {
+    jobs: { 'drafts.purge': z.object({}) },
+    attempts: 3,
+    backoffMs: 60_000,
+    timeoutMs: 10 * 60_000,
+  },
   documents: {
     jobs: {
       'quotations.expire': z.object({ tenantId: tenantId.optional() }),

@@ -54,7 +54,8 @@ export const configShape = {
   SVG_TEMPLATE_DIR: env.str('.run/svg-templates'),
   // Drafts never ordered (abandoned modals) are cancelled and their uploaded logos deleted after this many hours.
   DRAFT_TTL_HOURS: env.int(24),
-  // Start the callback worker inside the HTTP process (the local fleet has no separate worker process).
+  // Start the callback and draft-purge workers inside the HTTP process (the local fleet has no
+  // separate worker process).
   CALLBACK_WORKER: env.bool(true),
 };
 

@@ -3,6 +3,7 @@ import { createRedis, QueueClient } from '@aplt/queue';
 import { buildApp } from './app';
 import { startCallbackWorker } from './callbacks/callback.worker';
 import { loadConfig } from './config';
+import { scheduleDraftPurge, startDraftPurgeWorker } from './transactions/draft-purge.worker';
 
 const config = loadConfig();
 const ctx = tenantContextFromEnv();
@@ -14,17 +15,18 @@ const worker = config.CALLBACK_WORKER
   ? startCallbackWorker({ ...ctx, connection: workerRedis, prefix: config.REDIS_PREFIX }, config, app.log)
   : undefined;
 app.addReadinessCheck('redis', () => redis.ping());
-const purge = () =>
-  app.purgeStaleDrafts().then(
-    (n) => n > 0 && app.log.info({ purged: n }, 'abandoned drafts cancelled'),
-    (err: unknown) => app.log.warn({ err }, 'draft purge failed'),
-  );
-const purgeTimer = setInterval(() => void purge(), 3_600_000);
-purgeTimer.unref();
-void purge();
-// onClose hooks run after HTTP has stopped: worker first, then queues and pools.
+// Abandoned drafts: one job scheduler in Redis (hourly), handled by whichever worker takes it.
+const purgeWorker = config.CALLBACK_WORKER
+  ? startDraftPurgeWorker(() => app.purgeStaleDrafts(), {
+      connection: workerRedis,
+      prefix: config.REDIS_PREFIX,
+      log: app.log,
+    })
+  : undefined;
+await scheduleDraftPurge(queue);
+// onClose hooks run after HTTP has stopped: workers first, then queues and pools.
 app.addHook('onClose', async () => {
-  clearInterval(purgeTimer);
+  await purgeWorker?.close();
   await worker?.close();
   await queue.close();
   redis.disconnect();
