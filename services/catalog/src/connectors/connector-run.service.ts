@@ -5,6 +5,7 @@ import { type Kysely, type PgClient, sql, type Transaction, withPgClient } from 
 import { refreshProductSearch } from '../search/search-index.repository';
 import type { ConnectorName, FeedFormat } from './connector-registry';
 import { defaultFormats, parsersByFormat } from './connector-registry';
+import { describeFeedShape } from './feed-shape';
 import { copyLine, CopySpool, CopyWriter, type Field } from './copy-writer';
 import { countBytes, openSizedFeed } from './feed-source';
 import type { PositionRow, PrintRow, ProductRow, StockRow, TechniqueRow } from './feed-rows';
@@ -151,8 +152,10 @@ export async function runConnector(
     const feed = await openSizedFeed(location, opts.signal);
     // Progress while reading: the feed's bytes taken by the reader, of its size when known.
     progress.enter('reading', 0, readShare, { unit: 'bytes', total: feed.size });
+    let feedBytes = 0;
     const input = countBytes(feed.stream, (bytes) => {
       progress.done = bytes;
+      feedBytes = bytes;
     });
     await ticker.now();
     const timing = { write_ms: 0, feed_ms: 0, search_refresh_ms: 0, search_indexed: 0 };
@@ -183,6 +186,21 @@ export async function runConnector(
             await importBatched(trx, rows, writerFor(connector, margin), opts.batchSize, report);
           }
           timing.write_ms = Math.round(performance.now() - start);
+          // A feed with content but not one record is in a shape this connector does not read
+          // (issue #16): fail, naming what it holds, instead of succeeding with 0 rows.
+          if (report.totals.read === 0 && feedBytes > 0) {
+            const shape = await openSizedFeed(location, opts.signal).then(async (again) => {
+              try {
+                return await describeFeedShape(again.stream, format);
+              } finally {
+                again.stream.destroy();
+              }
+            });
+            throw new Error(
+              `The ${connector.kind} feed (${feedBytes} bytes) yielded no records: ${shape}. ` +
+                `Check the feed's shape or the supplier's feed_format (${format}).`,
+            );
+          }
           if (connector.kind === 'products') {
             progress.enter('indexing', 90);
             await ticker.now();
