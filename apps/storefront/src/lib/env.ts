@@ -16,4 +16,19 @@ export const runtimeEnv = {
   proxyDomain: () => read('PROXY_DOMAIN') ?? 'localhost',
   gatekeeperEnabled: () => read(['NEXT_PUBLIC', 'GATEKEEPER_ENABLED'].join('_')) === 'true',
   tenantFeatures: () => read(['NEXT_PUBLIC', 'TENANT_FEATURES'].join('_')),
+  /**
+   * How long catalog answers (products, categories) and a tenant's feature list are reused per
+   * tenant and query; 0 turns the cache off. The store API caches its pages 10 s as well.
+   */
+  cacheSeconds: () => seconds('STOREFRONT_CACHE_SECONDS', 10),
+  /**
+   * How long a visitor address the gatekeeper let in is let in again without asking (never a
+   * refusal: an approval must open the shop at once); 0 asks on every request.
+   */
+  accessCacheSeconds: () => seconds('STOREFRONT_ACCESS_CACHE_SECONDS', 5),
 };
+
+function seconds(name: string, fallback: number): number {
+  const value = Number(read(name) ?? fallback);
+  return Number.isFinite(value) && value >= 0 ? Math.min(value, 3600) : fallback;
+}

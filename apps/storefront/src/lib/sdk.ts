@@ -38,5 +38,10 @@ export function proxyUrl(host: string): string {
 /** The store API of this request's tenant, through the proxy, with the Medusa JS SDK. */
 export async function storeSdk(): Promise<Medusa> {
   const { apiHost } = await shopRequest();
+  return sdkFor(apiHost);
+}
+
+/** The store API on a tenant's backend host (`acme.localhost`). */
+export function sdkFor(apiHost: string): Medusa {
   return new Medusa({ baseUrl: proxyUrl(apiHost), auth: { type: 'jwt', jwtTokenStorageMethod: 'nostore' } });
 }

@@ -1,5 +1,8 @@
+import { TtlCache } from '../cache';
+import { runtimeEnv } from '../env';
 import type { Lang } from '../i18n';
-import { storeSdk } from '../sdk';
+import { sdkFor } from '../sdk';
+import { shopRequest } from '../tenant';
 
 export interface StoreVariant {
   sku: string;
@@ -34,6 +37,26 @@ export interface CategoryNode {
 
 export const PAGE_SIZE = 12;
 
+/**
+ * Catalog answers per tenant and query, reused for STOREFRONT_CACHE_SECONDS (default 10, like the
+ * store API's own page cache): every shop page asks for the category tree and a product list, and
+ * concurrent renders of one page then share one call. Cached answers are shared: never mutate them.
+ */
+const catalogCache = new TtlCache<unknown>(() => runtimeEnv.cacheSeconds() * 1000, 2000);
+
+async function storeGet<T>(path: string, query: Record<string, string | number>): Promise<T> {
+  const { apiHost } = await shopRequest();
+  const params = new URLSearchParams(
+    Object.entries(query)
+      .map(([k, v]): [string, string] => [k, String(v)])
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+  const key = `${apiHost}${path}?${params.toString()}`;
+  return catalogCache.get(key, () =>
+    sdkFor(apiHost).client.fetch<T>(path, { query, cache: 'no-store' }),
+  ) as Promise<T>;
+}
+
 /** `GET /store/aplt/products`: search, category (code or slug, with its children), language, paging. */
 export async function listProducts(q: {
   lang: Lang;
@@ -42,27 +65,24 @@ export async function listProducts(q: {
   page?: number;
   quantity?: number;
 }): Promise<{ products: StoreProduct[]; count: number; limit: number; offset: number }> {
-  const sdk = await storeSdk();
   const page = Math.max(1, q.page ?? 1);
-  return sdk.client.fetch('/store/aplt/products', {
-    query: {
-      lang: q.lang,
-      ...(q.q ? { q: q.q.slice(0, 200) } : {}),
-      ...(q.category ? { category: q.category } : {}),
-      ...(q.quantity ? { quantity: q.quantity } : {}),
-      limit: PAGE_SIZE,
-      offset: (page - 1) * PAGE_SIZE,
-    },
-    cache: 'no-store',
+  return storeGet('/store/aplt/products', {
+    lang: q.lang,
+    ...(q.q ? { q: q.q.slice(0, 200) } : {}),
+    ...(q.category ? { category: q.category } : {}),
+    ...(q.quantity ? { quantity: q.quantity } : {}),
+    limit: PAGE_SIZE,
+    offset: (page - 1) * PAGE_SIZE,
   });
 }
 
 /** One product by item number (`sku=`, an exact match), priced at `quantity`. */
 export async function getProduct(sku: string, lang: Lang, quantity: number): Promise<StoreProduct | null> {
-  const sdk = await storeSdk();
-  const { products } = await sdk.client.fetch<{ products: StoreProduct[] }>('/store/aplt/products', {
-    query: { lang, sku: sku.slice(0, 100), quantity, limit: 1 },
-    cache: 'no-store',
+  const { products } = await storeGet<{ products: StoreProduct[] }>('/store/aplt/products', {
+    lang,
+    sku: sku.slice(0, 100),
+    quantity,
+    limit: 1,
   });
   return products.find((p) => p.sku === sku) ?? null;
 }
@@ -78,10 +98,8 @@ export async function priceTiers(
 }
 
 export async function listCategories(lang: Lang): Promise<CategoryNode[]> {
-  const sdk = await storeSdk();
-  const { categories } = await sdk.client.fetch<{ categories: CategoryNode[] }>('/store/aplt/categories', {
-    query: { lang },
-    cache: 'no-store',
+  const { categories } = await storeGet<{ categories: CategoryNode[] }>('/store/aplt/categories', {
+    lang,
   });
   return categories;
 }

@@ -1,5 +1,7 @@
+import { TtlCache } from '../cache';
 import { runtimeEnv } from '../env';
-import { storeSdk } from '../sdk';
+import { sdkFor } from '../sdk';
+import { shopRequest } from '../tenant';
 
 /** Feature keys the storefront shows pages for (packages/licensing/src/catalog.ts). */
 export type StoreFeature = 'products' | 'quotations' | 'orders' | 'invoices' | 'access_requests';
@@ -8,6 +10,9 @@ export interface Features {
   allFeatures: boolean;
   hasFeature(feature: StoreFeature): boolean;
 }
+
+/** A tenant's list per API host for STOREFRONT_CACHE_SECONDS (spec 2 allows up to 60 s). */
+const featureCache = new TtlCache<string[]>(() => runtimeEnv.cacheSeconds() * 1000, 1000);
 
 /**
  * Spec 2's order: NEXT_PUBLIC_TENANT_FEATURES when it lists features, else the tenant's
@@ -21,11 +26,13 @@ export async function tenantFeatures(): Promise<Features> {
   let list: string[] = fromEnv;
   if (list.length === 0) {
     try {
-      const sdk = await storeSdk();
-      const body = await sdk.client.fetch<{ features: string[] }>('/api/store/features', {
-        cache: 'no-store',
+      const { apiHost } = await shopRequest();
+      list = await featureCache.get(apiHost, async () => {
+        const body = await sdkFor(apiHost).client.fetch<{ features: string[] }>('/api/store/features', {
+          cache: 'no-store',
+        });
+        return body.features;
       });
-      list = body.features;
     } catch {
       list = [];
     }

@@ -38,11 +38,31 @@ async function relay(
   return { status: res.statusCode, json: () => res.body.json() };
 }
 
+/**
+ * Positive answers per shop host and visitor address, for STOREFRONT_ACCESS_CACHE_SECONDS
+ * (default 5): every shop page asks, and a visitor browsing asks again within a second. Never a
+ * refusal or a pending state, so an approval opens the shop at once; a withdrawn approval closes it
+ * within those seconds. Only for a request that carries the proxy's assertion, as the relay needs.
+ */
+const admitted = new Map<string, { answer: AccessCheck; expires: number }>();
+
 export async function checkAccess(): Promise<AccessCheck> {
+  const req = await shopRequest();
+  const ttl = runtimeEnv.accessCacheSeconds() * 1000;
+  const key = req.visitorIp && req.assertion && ttl > 0 ? `${req.shopHost} ${req.visitorIp}` : undefined;
+  const now = Date.now();
+  const hit = key ? admitted.get(key) : undefined;
+  if (hit && hit.expires > now) return hit.answer;
   const res = await relay('/store/access-check', { method: 'GET' });
-  const body = await res.json();
+  const body = (await res.json()) as AccessCheck;
   if (res.status !== 200) throw new Error(`access-check answered ${res.status}: ${JSON.stringify(body)}`);
-  return body as AccessCheck;
+  if (key) {
+    if (body.has_access) {
+      if (admitted.size >= 10_000) admitted.clear();
+      admitted.set(key, { answer: body, expires: now + ttl });
+    } else admitted.delete(key);
+  }
+  return body;
 }
 
 export interface AccessRequestInput {
