@@ -80,11 +80,22 @@ export const queueCatalog = {
     backoffMs: 1_000,
     timeoutMs: 30_000,
   },
+  // Partner fulfilment (issue #16): the HTTP retries (re-login after 401, 1/2/4 s after 5xx) run
+  // inside one job; BullMQ's attempts only cover a crash or a database outage. A job may wait up
+  // to 4 x 30 s per partner call, hence the long limit.
   'partner-sync': {
-    jobs: { 'partner-sync.order': z.object({ tenantId, orderId: z.number().int() }) },
+    jobs: {
+      // Send one order (claimed in partner_order_sync first, so a repeat sends nothing).
+      'partner-sync.order': z.object({ tenantId, orderId: z.number().int() }),
+      // Read one sent order's state from the partner (shipped, tracking URL).
+      'partner-sync.status': z.object({ tenantId, orderId: z.number().int() }),
+      // Scheduled: per tenant with the partner enabled, queue the orders waiting to be sent and
+      // the status reads that are due; a tenant id limits it to that tenant.
+      'partner-sync.sweep': z.object({ tenantId: tenantId.optional() }),
+    },
     attempts: 5,
     backoffMs: 1_000,
-    timeoutMs: 60_000,
+    timeoutMs: 10 * 60_000,
   },
   rebuild: {
     jobs: {

@@ -16,3 +16,11 @@ export { freePort } from '@aplt/proxy';
 export { startTestProxy, type TestProxy } from './proxy';
 export { launchChromium } from './chromium';
 export { testSecrets, viaProxy } from './secrets';
+export {
+  startPartnerFake,
+  type PartnerFake,
+  type PartnerFault,
+  type PartnerRequest,
+  type PartnerRoute,
+  type PartnerTransaction,
+} from './partner-fake';

@@ -6,6 +6,8 @@ import { registerContentRoutes } from './content/content.routes';
 import { registerCustomerRoutes } from './customers/customer.routes';
 import { registerInvoiceRoutes } from './invoices/invoice.routes';
 import { registerOrderRoutes } from './orders/order.routes';
+import { PartnerQueue } from './partner/partner-queue';
+import { registerPartnerRoutes } from './partner/partner.routes';
 import { registerPaymentRoutes } from './payments/payment.routes';
 import { registerQuotationRoutes } from './quotations/quotation.routes';
 import { registerReportRoutes } from './reports/report.routes';
@@ -34,6 +36,10 @@ export async function buildApp(deps: Deps, config: Config) {
     assertionPublicKey: config.ACCESS_ASSERTION_PUBLIC_KEY,
   });
   const ctx: DocumentsContext = { databases: deps.databases, config, queues: deps.queues };
+  // Partner fulfilment first: its hook (wake the partner worker after a confirmation) covers every route.
+  const partnerQueue = new PartnerQueue(config.REDIS_URL, config.REDIS_PREFIX);
+  app.addHook('onClose', async () => partnerQueue.close());
+  registerPartnerRoutes(app, ctx, { queue: partnerQueue });
   registerQuotationRoutes(app, ctx);
   registerOrderRoutes(app, ctx);
   registerInvoiceRoutes(app, ctx);

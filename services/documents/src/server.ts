@@ -3,6 +3,7 @@ import { createRedis, QueueClient } from '@aplt/queue';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { scheduleQuotationExpiry, startDocumentsWorker } from './jobs/documents.worker';
+import { startPartnerSync } from './partner/partner.runtime';
 import { syncAllBillingSchedules } from './subscriptions/billing.scheduler';
 
 const config = loadConfig();
@@ -30,6 +31,8 @@ await bootTenantService({
       await queues.close();
       redis.disconnect();
     });
+    // Partner fulfilment: its own worker, scheduler and connections (issue #16).
+    await startPartnerSync(app, deps, config);
     return app;
   },
 });

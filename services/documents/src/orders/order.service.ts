@@ -3,6 +3,7 @@ import { inTransaction } from '../shared/in-transaction';
 import { conflict, notFound, unprocessable } from '@aplt/http';
 import type { Config } from '../config';
 import { deleteRelationsTo, insertRelation } from '../chain/relation.repository';
+import { queueForPartner } from '../partner/partner-outbox';
 import { allocateNumber } from '../numbering/number.repository';
 import {
   computeTotals,
@@ -181,6 +182,8 @@ export async function convertQuotation(
       relation_type: 'converted',
       created_by: meta.actor,
     });
+    // Accepted: an order with partner lines is queued for the partner in this transaction.
+    await queueForPartner(trx, Number(order.id));
     return Number(order.id);
   }).then((id) => loadOrder(db, id));
 }
@@ -296,6 +299,8 @@ export async function changeOrderStatus(
     if (extra.tracking_url)
       set.metadata = JSON.stringify({ ...(order.metadata ?? {}), tracking_url: extra.tracking_url });
     await repo.updateOrderHeader(trx, id, set);
+    // A direct order confirmed: queued for the partner when it has partner lines (once per order).
+    if (status === 'confirmed') await queueForPartner(trx, id);
     return loadOrder(trx, id);
   });
 }

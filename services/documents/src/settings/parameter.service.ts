@@ -57,7 +57,10 @@ export async function loadParameters(db: Kysely<any>, config: Config) {
       };
     }),
     updated_at: newest(stored.map((r) => r.updated_at as Date)),
-    other_settings: rows.filter((r) => !known.has(r.key)),
+    // A secret (the partner password) is never read back: its row shows without a value.
+    other_settings: rows
+      .filter((r) => !known.has(r.key))
+      .map((r) => (r.value_type === 'secret' ? { ...r, value: null } : r)),
     vat_codes: vatCodes,
     payment_terms: paymentTerms,
   };

@@ -8,6 +8,7 @@ import * as m0513 from './0513_catalog_sku_registry_by_sku';
 import * as m0901 from './0901_store_returns';
 import * as m0902 from './0902_store_carts';
 import * as m0910 from './0910_subscription_billing';
+import * as m0920 from './0920_partner_sync';
 
 export const migrations = {
   '0001_aplt_schema': m0001,
@@ -20,4 +21,5 @@ export const migrations = {
   '0901_store_returns': m0901,
   '0902_store_carts': m0902,
   '0910_subscription_billing': m0910,
+  '0920_partner_sync': m0920,
 };
