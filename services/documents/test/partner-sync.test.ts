@@ -20,6 +20,7 @@ import { loadPartnerConfig } from '../src/partner/partner.config';
 import { schedulePartnerSweep, startPartnerWorker } from '../src/partner/partner.worker';
 import { pollOrderStatus, sendOrder } from '../src/partner/partner-sync.service';
 import { adminToken, seedCatalog, testEnv } from './fixtures';
+import { addCustomer } from './store-fixtures';
 
 /*
  * Partner fulfilment sync (issue #16) against a real partner API on loopback that fails in each
@@ -411,6 +412,37 @@ describe('partner fulfilment sync', () => {
     await pollOrderStatus(db(), 'acme', other.id, deps());
     const shipped = (await call('GET', `/admin/aplt/orders/${other.id}`)).body;
     expect(shipped).toMatchObject({ status: 'shipped', tracking_url: null });
+  });
+
+  it('sends an order the customer accepted in the shop, and shows the customer its tracking link', async () => {
+    const dbs = { commerce: fleet.tenantDbs.get('acme')!.commerce.db, aplt: db() };
+    const customer = await addCustomer(dbs, 'acme', { id: 'cus_partner', email: 'koper@partner-klant.nl' });
+    const q = await call('POST', '/admin/aplt/quotations', {
+      customer_id: customer.apltId,
+      lines: [{ product_id: cat.partnerProductId, quantity: 40 }],
+    });
+    expect(q.status).toBe(201);
+    const asCustomer = (method: string, path: string) =>
+      proxy.request('acme.localhost', path, {
+        method,
+        body: method === 'POST' ? {} : undefined,
+        headers: { authorization: `Bearer ${customer.token}` },
+      });
+    const accepted = await asCustomer('POST', `/store/aplt/quotes/${q.body.id}/accept`);
+    expect(accepted.status).toBe(200);
+    const orderId = Number(accepted.json().order_id);
+    const row = await settled(orderId);
+    expect(row.status).toBe('pushed');
+    expect(createsFor(row.idempotency_key)).toHaveLength(1);
+
+    partner.update(row.partner_process_id, {
+      status: 'shipped',
+      tracking_url: 'https://track.example/shop/7',
+    });
+    await pollOrderStatus(db(), 'acme', orderId, deps());
+    const mine = await asCustomer('GET', `/store/aplt/orders/${orderId}`);
+    expect(mine.status).toBe(200);
+    expect(mine.json()).toMatchObject({ status: 'shipped', tracking_url: 'https://track.example/shop/7' });
   });
 
   it('schedules the sweep as a BullMQ job scheduler, once however often it is set up', async () => {
