@@ -200,6 +200,37 @@ export const salesEn: Pick<Translations, keyof typeof salesNl> = {
       chooseLines: 'Choose at least one line.',
       tooMany: 'You cannot invoice more than is left.',
     },
+    partner: {
+      title: 'Partner fulfilment',
+      status: {
+        queued: 'Waiting to be sent',
+        sending: 'Being sent',
+        failed: 'Failed',
+        pushed: 'At the partner',
+        confirmed: 'Confirmed by the partner',
+        shipped: 'Shipped by the partner',
+        delivered: 'Delivered',
+        cancelled: 'Cancelled by the partner',
+      },
+      never_one:
+        'One line of this order is fulfilled by the partner, but the order was not sent (the partner sync was off when it was confirmed).',
+      never_other:
+        '{{count}} lines of this order are fulfilled by the partner, but the order was not sent (the partner sync was off when it was confirmed).',
+      send: 'Send to partner',
+      resend: 'Send again',
+      force: 'Send again anyway',
+      forceTitle: 'Send {{number}} to the partner again?',
+      forceDescription:
+        'The partner already holds this order. It is sent with the same key, so the partner keeps one order; use this when the partner asks for it.',
+      queued: 'The order is queued for the partner.',
+      process: 'Partner process',
+      document: 'Partner document',
+      lines: 'Partner lines',
+      sentAt: 'Sent',
+      attempts: 'Attempts',
+      lastRead: 'Last status read',
+      error: 'Last error',
+    },
   },
   invoices: {
     description: 'Invoices and proformas with their payments and credit notes.',

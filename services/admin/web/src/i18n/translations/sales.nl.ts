@@ -201,6 +201,37 @@ export const salesNl = {
       chooseLines: 'Kies minstens één regel.',
       tooMany: 'Je kunt niet meer factureren dan er nog openstaat.',
     },
+    partner: {
+      title: 'Fulfilment door partner',
+      status: {
+        queued: 'Wacht op verzending',
+        sending: 'Wordt verzonden',
+        failed: 'Mislukt',
+        pushed: 'Bij de partner',
+        confirmed: 'Bevestigd door de partner',
+        shipped: 'Verzonden door de partner',
+        delivered: 'Geleverd',
+        cancelled: 'Geannuleerd door de partner',
+      },
+      never_one:
+        'Eén regel van deze order wordt door de partner geleverd, maar de order is niet verstuurd (de partnerkoppeling stond uit bij het bevestigen).',
+      never_other:
+        '{{count}} regels van deze order worden door de partner geleverd, maar de order is niet verstuurd (de partnerkoppeling stond uit bij het bevestigen).',
+      send: 'Naar partner sturen',
+      resend: 'Opnieuw sturen',
+      force: 'Toch opnieuw sturen',
+      forceTitle: '{{number}} opnieuw naar de partner sturen?',
+      forceDescription:
+        'De partner heeft deze order al. Hij gaat met dezelfde sleutel, dus de partner houdt één order; gebruik dit als de partner erom vraagt.',
+      queued: 'De order staat klaar voor de partner.',
+      process: 'Partnerproces',
+      document: 'Partnerdocument',
+      lines: 'Partnerregels',
+      sentAt: 'Verstuurd',
+      attempts: 'Pogingen',
+      lastRead: 'Laatst gelezen status',
+      error: 'Laatste fout',
+    },
   },
   invoices: {
     description: 'Facturen en proforma’s met hun betalingen en creditnota’s.',

@@ -23,6 +23,7 @@ import {
   useUpdateOrder,
 } from '../../hooks/api/orders';
 import { useFormat } from '../../hooks/use-format';
+import { PartnerSection } from './partner-section';
 
 /** /app/orders/:id: the order, the moves its state allows, delivery and tracking, invoicing. */
 export function Component() {
@@ -52,6 +53,7 @@ export function Component() {
           <PageSection title={t('orders.statusSection')} actions={<StatusMoves order={o} />}>
             <DeliveryForm order={o} />
           </PageSection>
+          <PartnerSection orderId={o.id} />
           <PageSection title={t('sales.sections.lines')}>
             <LinesTable
               lines={o.lines}
