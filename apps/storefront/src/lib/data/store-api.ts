@@ -57,7 +57,8 @@ export async function storeJson<T>(
       method: init.method ?? 'GET',
       headers,
       cache: 'no-store',
-      ...(init.body ? { body: init.body } : {}),
+      // The SDK always says JSON; a POST without a body would be refused as an empty JSON body.
+      ...(init.body ? { body: init.body } : init.method && init.method !== 'GET' ? { body: {} } : {}),
       ...(query ? { query } : {}),
     });
   } catch (err) {

@@ -26,7 +26,7 @@ export async function AccountMenu({ lang }: { lang: Lang }) {
       <span className="account-dot" aria-hidden>
         {displayName(customer).charAt(0).toUpperCase()}
       </span>
-      {displayName(customer)}
+      <span className="account-name">{displayName(customer)}</span>
     </Link>
   );
 }

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
+import { transferCartToCustomer } from '@lib/data/cart';
 import * as customers from '@lib/data/customer';
 import {
   fileReturn,
@@ -37,9 +38,9 @@ const idOf = (f: FormData, name: string) => {
   return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 };
 
-/** The guest's cart goes with the customer once signed in (the cart module's job). */
+/** The guest's cart goes with the customer once signed in (spec 1; the cart module's job, never throws). */
 async function afterSignIn(token: string): Promise<void> {
-  void token;
+  await transferCartToCustomer(token);
 }
 
 export async function loginAction(_prev: FormState, form: FormData): Promise<FormState> {

@@ -1,6 +1,6 @@
 'use client';
 
-import { type ReactNode, useActionState } from 'react';
+import { type FormEvent, type ReactNode, startTransition, useActionState } from 'react';
 import type { FormState } from '../actions';
 
 type Action = (prev: FormState, form: FormData) => Promise<FormState>;
@@ -64,9 +64,21 @@ export function ActionForm({
   hideOnOk?: boolean;
 }) {
   const [state, formAction, pending] = useActionState(action, {});
+  // React resets a form after its `action` ran: a refused sign-up would lose everything typed.
+  // With scripts the action is called here instead, which leaves the fields as they are.
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget);
+    startTransition(() => formAction(data));
+  };
   if (hideOnOk && state.ok) return <FormMessage state={state} />;
   return (
-    <form action={formAction} className={className ?? 'account-form'} data-testid={testId}>
+    <form
+      action={formAction}
+      onSubmit={onSubmit}
+      className={className ?? 'account-form'}
+      data-testid={testId}
+    >
       <input type="hidden" name="lang" value={lang} />
       {children}
       <FormMessage state={state} />

@@ -10,16 +10,23 @@ export function TwoFactorEnable({
   label,
   codesTitle,
   codesIntro,
+  offText,
+  onText,
 }: {
   lang: string;
   label: string;
   codesTitle: string;
   codesIntro: string;
+  offText: string;
+  onText: string;
 }) {
   const [state, action, pending] = useActionState<FormState, FormData>(enableTwoFactorAction, {});
   if (state.codes)
     return (
       <section className="recovery-codes" data-testid="recovery-codes">
+        <p className="notice" role="status">
+          {onText}
+        </p>
         <h2>{codesTitle}</h2>
         <p>{codesIntro}</p>
         <ol>
@@ -32,7 +39,8 @@ export function TwoFactorEnable({
       </section>
     );
   return (
-    <form action={action} className="account-form inline">
+    <form action={action} className="account-form">
+      <p>{offText}</p>
       <input type="hidden" name="lang" value={lang} />
       <FormMessage state={state} />
       <button type="submit" disabled={pending} data-testid="enable-2fa">

@@ -52,8 +52,9 @@ export default async function SecurityPage({ params }: { params: Promise<{ lang:
           </>
         ) : (
           <>
-            <p>{tx.twoFactorOff}</p>
             <TwoFactorEnable
+              offText={tx.twoFactorOff}
+              onText={tx.twoFactorOn}
               lang={lang}
               label={tx.enable2fa}
               codesTitle={tx.recoveryCodesTitle}
