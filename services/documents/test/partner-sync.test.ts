@@ -332,6 +332,9 @@ describe('partner fulfilment sync', () => {
     expect(row).toMatchObject({ status: 'failed', last_http_status: 400 });
     expect(createsFor(row.idempotency_key)).toHaveLength(1);
     expect(JSON.stringify(row.partner_response)).toContain('Unknown SKU');
+    expect(row.error_message).toBe(
+      'POST /api/v1/admin/transaction/ answered 400: {"lines":["Unknown SKU PX-300"]}',
+    );
 
     expect((await call('POST', `/admin/aplt/orders/${order.id}/partner/resend`, {})).status).toBe(202);
     row = await settled(order.id);

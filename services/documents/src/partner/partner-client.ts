@@ -85,14 +85,16 @@ export class PartnerClient {
           continue;
         }
         throw new PartnerCallError(
-          `${method} ${path}: 401 after ${reauths} re-login${reauths === 1 ? '' : 's'}`,
+          `${method} ${path} answered 401 after ${reauths} re-login${reauths === 1 ? '' : 's'}`,
           401,
           excerpt(answer.text),
         );
       }
       if (answer.status >= 400) {
+        // The partner's reason (e.g. which field it refused) is what staff need to fix it.
+        const reason = answer.text ? `: ${answer.text.slice(0, 300)}` : '';
         throw new PartnerCallError(
-          `${method} ${path}: ${answer.status}`,
+          `${method} ${path} answered ${answer.status}${reason}`,
           answer.status,
           excerpt(answer.text),
         );
@@ -116,7 +118,11 @@ export class PartnerClient {
       );
     }
     if (answer.status >= 400)
-      throw new PartnerCallError(`partner login: ${answer.status}`, answer.status, excerpt(answer.text));
+      throw new PartnerCallError(
+        `partner login answered ${answer.status}`,
+        answer.status,
+        excerpt(answer.text),
+      );
     const b = answer.body as { token?: unknown; access?: unknown } | null;
     const token = typeof b?.token === 'string' ? b.token : typeof b?.access === 'string' ? b.access : null;
     if (!token || token.length > 8192 || /[\r\n]/.test(token))
@@ -132,7 +138,11 @@ export class PartnerClient {
       try {
         const answer = await attempt();
         if (answer.status < 500) return answer;
-        failure = new PartnerCallError(`${what}: ${answer.status}`, answer.status, excerpt(answer.text));
+        failure = new PartnerCallError(
+          `${what} answered ${answer.status}`,
+          answer.status,
+          excerpt(answer.text),
+        );
       } catch (err) {
         if (this.opts.signal?.aborted) throw this.opts.signal.reason;
         failure = new PartnerCallError(`${what}: ${describeNetworkError(err, this.opts.timeoutMs)}`, null);

@@ -79,3 +79,5 @@ export async function schedulePartnerSweep(queues: QueueClient, everyMs: number)
     },
   );
 }
+
+export { loadPartnerConfig, type PartnerConfig } from './partner.config';

@@ -111,7 +111,6 @@ export function PartnerSection({ orderId }: { orderId: number }) {
                     label: t('orders.partner.error'),
                     value: (
                       <span className="text-ui-fg-error break-words" data-testid="order-partner-error">
-                        {sync.last_http_status ? `${sync.last_http_status}: ` : ''}
                         {sync.error_message}
                       </span>
                     ),
