@@ -383,7 +383,7 @@ describe('customer account on the shop host through the proxy', () => {
     expect(await text('[data-testid=expiry-banner]')).toContain(
       `Offerte ${quoteSoon.quotation_number} verloopt`,
     );
-    expect(await text('[data-testid=tile-quotations]')).toContain('2 open offerte(s)');
+    expect(await text('[data-testid=tile-quotations]')).toContain('2 open offertes');
     await shot('account-08-overview-banner');
 
     await page.goto(shop('/nl/account/quotations'));

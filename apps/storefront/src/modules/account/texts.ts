@@ -56,9 +56,9 @@ const nl = {
     n === 1
       ? `Offerte ${number} verloopt ${days === 0 ? 'vandaag' : days === 1 ? 'morgen' : `over ${days} dagen`}.`
       : `${n} offertes verlopen binnen 3 dagen.`,
-  openQuotations: (n: number) => `${n} open offerte(s)`,
+  openQuotations: (n: number) => (n === 1 ? '1 open offerte' : `${n} open offertes`),
   recentOrders: 'Recente bestellingen',
-  openInvoices: (n: number) => `${n} openstaande factu(u)r(en)`,
+  openInvoices: (n: number) => (n === 1 ? '1 openstaande factuur' : `${n} openstaande facturen`),
   viewAll: 'Alles bekijken',
   none: 'Nog niets hier.',
   number: 'Nummer',
@@ -248,9 +248,9 @@ const en: AccountTexts = {
     n === 1
       ? `Quotation ${number} expires ${days === 0 ? 'today' : days === 1 ? 'tomorrow' : `in ${days} days`}.`
       : `${n} quotations expire within 3 days.`,
-  openQuotations: (n: number) => `${n} open quotation(s)`,
+  openQuotations: (n: number) => (n === 1 ? '1 open quotation' : `${n} open quotations`),
   recentOrders: 'Recent orders',
-  openInvoices: (n: number) => `${n} open invoice(s)`,
+  openInvoices: (n: number) => (n === 1 ? '1 open invoice' : `${n} open invoices`),
   viewAll: 'View all',
   none: 'Nothing here yet.',
   number: 'Number',
@@ -440,9 +440,9 @@ const de: AccountTexts = {
     n === 1
       ? `Angebot ${number} läuft ${days === 0 ? 'heute' : days === 1 ? 'morgen' : `in ${days} Tagen`} ab.`
       : `${n} Angebote laufen innerhalb von 3 Tagen ab.`,
-  openQuotations: (n: number) => `${n} offene(s) Angebot(e)`,
+  openQuotations: (n: number) => (n === 1 ? '1 offenes Angebot' : `${n} offene Angebote`),
   recentOrders: 'Letzte Bestellungen',
-  openInvoices: (n: number) => `${n} offene Rechnung(en)`,
+  openInvoices: (n: number) => (n === 1 ? '1 offene Rechnung' : `${n} offene Rechnungen`),
   viewAll: 'Alle ansehen',
   none: 'Noch nichts vorhanden.',
   number: 'Nummer',

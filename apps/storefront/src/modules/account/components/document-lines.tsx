@@ -1,5 +1,6 @@
 import type { DocumentLine, Totals } from '@lib/data/documents';
 import { type Lang, money } from '@lib/i18n';
+import { cartTexts } from '@modules/cart/texts';
 import { at } from '../texts';
 
 const amount = (lang: Lang, v: string | null | undefined) => (v == null ? '—' : money(v, lang));
@@ -19,6 +20,7 @@ export function DocumentLines({
   quotation?: boolean;
 }) {
   const tx = at(lang);
+  const printPrice = cartTexts(lang).printPrice;
   return (
     <table className="doc-table lines">
       <thead>
@@ -36,6 +38,12 @@ export function DocumentLines({
               {l.description ?? l.sku ?? '—'}
               {l.sku && l.description ? <span className="muted"> · {l.sku}</span> : null}
               {l.technique_name ? <div className="muted small">{l.technique_name}</div> : null}
+              {l.print_unit_price && Number(l.print_unit_price) !== 0 ? (
+                // Without it the line total (goods + printing per piece) does not follow from the unit price.
+                <div className="muted small" data-testid="line-print-price">
+                  {printPrice} {amount(lang, l.print_unit_price)}
+                </div>
+              ) : null}
             </td>
             <td className="num">{l.line_type === 'text' ? '' : String(l.quantity)}</td>
             <td className="num">{l.unit_price ? amount(lang, l.unit_price) : ''}</td>
