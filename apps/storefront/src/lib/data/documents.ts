@@ -8,6 +8,8 @@ export interface DocumentLine {
   description: string | null;
   quantity: number | string;
   unit_price: string | null;
+  /** Printing per piece on top of unit_price (the line total holds both). */
+  print_unit_price?: string | null;
   technique_name: string | null;
   print_position: string | null;
   vat_rate: string | null;
