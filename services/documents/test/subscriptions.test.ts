@@ -223,7 +223,7 @@ describe('subscriptions and their billing (real PostgreSQL and Redis)', () => {
   });
 
   describe('billing', () => {
-    let ids: Record<string, number>;
+    let ids: Record<'monthly' | 'quarterly' | 'reverse' | 'paused' | 'ended' | 'notStarted', number>;
 
     beforeAll(async () => {
       const sub = (description: string, extra: object = {}) =>

@@ -1,6 +1,7 @@
 import type { Translations } from '../types';
 import { operationsEn } from './operations.en';
 import { salesEn } from './sales.en';
+import { subscriptionsEn } from './subscriptions.en';
 
 /** English texts: the same keys as nl.ts (the type says so). */
 export const en: Translations = {
@@ -175,4 +176,5 @@ export const en: Translations = {
   },
   ...operationsEn,
   ...salesEn,
+  ...subscriptionsEn,
 };

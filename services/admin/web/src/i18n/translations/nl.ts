@@ -1,5 +1,6 @@
 import { operationsNl } from './operations.nl';
 import { salesNl } from './sales.nl';
+import { subscriptionsNl } from './subscriptions.nl';
 
 /**
  * Dutch texts: the default language and the source of truth for the keys. `en.ts` must have
@@ -180,4 +181,5 @@ export const nl = {
   ...operationsNl,
   // The sales pages (quotations to payments, reports, the document chain): sales.nl.ts.
   ...salesNl,
+  ...subscriptionsNl,
 } as const;
