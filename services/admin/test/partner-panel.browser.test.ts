@@ -250,4 +250,29 @@ describe('partner fulfilment on the order page', () => {
     expect(partner.transactions).toHaveLength(1);
     expect(problems).toEqual([]);
   });
+
+  it('shows the partner settings without the password and refuses a bad supplier code', async () => {
+    await page.goto(`${base}/app/parameters`);
+    await page.waitForSelector('[data-testid="partner-settings"]');
+    expect(await page.$eval('[data-testid="partner-enabled"]', (e) => e.getAttribute('aria-checked'))).toBe(
+      'true',
+    );
+    expect(await page.$eval('#partner-base_url', (e) => (e as HTMLInputElement).value)).toBe(partner.url);
+    expect(await page.$eval('#partner-password', (e) => (e as HTMLInputElement).value)).toBe('');
+    expect(await page.content()).not.toContain('Partner-Pass-2026');
+    await page.$eval('#partner-supplier_codes', (e) => (e as HTMLInputElement).select());
+    await page.type('#partner-supplier_codes', '3');
+    const puts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PUT') puts.push(r.url());
+    });
+    await page.click('[data-testid="partner-save"]');
+    await page.waitForSelector('[data-testid="partner-supplier_codes-error"]');
+    expect(await page.$eval('[data-testid="partner-supplier_codes-error"]', (e) => e.textContent)).toContain(
+      '3',
+    );
+    expect(puts).toEqual([]);
+    await shot('parameters-partner');
+    expect(problems).toEqual([]);
+  });
 });

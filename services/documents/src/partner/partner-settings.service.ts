@@ -118,7 +118,7 @@ export async function updatePartnerSettings(
         !next.sealedPassword && 'password',
         !next.supplierCodes.length && 'supplier_codes',
       ].filter(Boolean);
-      throw unprocessable('The partner sync cannot be enabled without these settings', { missing });
+      throw unprocessable(`The partner sync cannot be enabled without: ${missing.join(', ')}`, { missing });
     }
     const write = async (key: string, value: string | null, value_type: string, description: string) => {
       if (value === null) await settings.deleteSetting(trx, key);

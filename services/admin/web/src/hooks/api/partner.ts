@@ -54,3 +54,32 @@ export const useResendToPartner = (orderId: number) =>
       adminFetch<OrderPartnerState>(`/admin/aplt/orders/${orderId}/partner/resend`, 'POST', body),
     { invalidates: [key(orderId), ['admin', 'orders']] },
   );
+
+/** The tenant's partner settings (`/admin/aplt/parameters/partner`, feature `parameters`); never the password. */
+export interface PartnerSettings {
+  enabled: boolean;
+  base_url: string | null;
+  username: string | null;
+  password_set: boolean;
+  supplier_codes: string[];
+}
+
+export interface PartnerSettingsChange {
+  enabled?: boolean;
+  base_url?: string | null;
+  username?: string | null;
+  password?: string | null;
+  supplier_codes?: string[];
+}
+
+const settingsKey = ['admin', 'parameters', 'partner'];
+
+export const usePartnerSettings = () =>
+  useAdminQuery<PartnerSettings>('/admin/aplt/parameters/partner', undefined, { queryKey: settingsKey });
+
+export const useUpdatePartnerSettings = () =>
+  useAdminMutation(
+    (body: PartnerSettingsChange) =>
+      adminFetch<PartnerSettings>('/admin/aplt/parameters/partner', 'PUT', body),
+    { invalidates: [settingsKey, ['admin', 'parameters']] },
+  );

@@ -230,6 +230,21 @@ export const salesEn: Pick<Translations, keyof typeof salesNl> = {
       attempts: 'Attempts',
       lastRead: 'Last status read',
       error: 'Last error',
+      settings: {
+        enabled: 'On',
+        baseUrl: 'Partner API address',
+        username: 'User name',
+        password: 'Password',
+        passwordSet: 'A password is stored. Leave the box empty to keep it.',
+        passwordUnset: 'No password stored yet.',
+        suppliers: 'Suppliers the partner fulfils',
+        suppliersHint:
+          'Two-digit supplier codes, separated by commas. Order lines of their products go to the partner.',
+        save: 'Save partner settings',
+        saved: 'Partner settings saved.',
+        noChanges: 'Nothing changed.',
+        badCodes: 'Supplier codes are two digits (like 03): {{codes}}',
+      },
     },
   },
   invoices: {

@@ -231,6 +231,21 @@ export const salesNl = {
       attempts: 'Pogingen',
       lastRead: 'Laatst gelezen status',
       error: 'Laatste fout',
+      settings: {
+        enabled: 'Aan',
+        baseUrl: 'Adres van de partner-API',
+        username: 'Gebruikersnaam',
+        password: 'Wachtwoord',
+        passwordSet: 'Er is een wachtwoord opgeslagen. Laat het vak leeg om het te houden.',
+        passwordUnset: 'Nog geen wachtwoord opgeslagen.',
+        suppliers: 'Leveranciers die de partner levert',
+        suppliersHint:
+          'Leverancierscodes van twee cijfers, gescheiden door komma’s. Orderregels van hun producten gaan naar de partner.',
+        save: 'Partnerinstellingen opslaan',
+        saved: 'Partnerinstellingen opgeslagen.',
+        noChanges: 'Er is niets gewijzigd.',
+        badCodes: 'Leverancierscodes hebben twee cijfers (zoals 03): {{codes}}',
+      },
     },
   },
   invoices: {

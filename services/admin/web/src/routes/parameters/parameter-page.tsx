@@ -17,6 +17,7 @@ import { Page, PageSection } from '../../components/layout/page';
 import { ActiveBadge } from '../../components/operations/active-badge';
 import { type Parameters, useParameters, useUpdateParameters } from '../../hooks/api/parameters';
 import { useFormat } from '../../hooks/use-format';
+import { PartnerSettingsSection } from './partner-settings';
 
 type Values = Record<ParameterKey, string>;
 
@@ -144,6 +145,7 @@ export function Component() {
       sections={
         data && (
           <>
+            <PartnerSettingsSection />
             <PageSection title={t('parameters.vatCodes')}>
               <Table>
                 <Table.Header>
