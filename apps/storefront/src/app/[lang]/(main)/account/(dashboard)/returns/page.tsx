@@ -32,9 +32,10 @@ export default async function ReturnsPage({
           {tx.fileReturn}
         </Link>
       </div>
-      {sp.filed && (
+      {/* Only a return number is echoed: a crafted link cannot put other words in the page. */}
+      {sp.filed && /^[A-Z]{1,4}-\d{4}-\d{1,8}$/.test(sp.filed) && (
         <p className="notice" role="status" data-testid="return-filed">
-          {tx.returnFiled(sp.filed.slice(0, 40))}
+          {tx.returnFiled(sp.filed)}
         </p>
       )}
       <h2>{tx.filedReturns}</h2>

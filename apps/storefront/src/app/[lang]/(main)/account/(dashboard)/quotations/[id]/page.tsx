@@ -41,8 +41,9 @@ export default async function QuotationPage({
   const quote = q.data;
   const sp = await searchParams;
   const notice =
-    sp.accepted && quote.status === 'accepted'
-      ? tx.accepted(sp.accepted.slice(0, 40))
+    // Only a real order number is echoed: a crafted link cannot put other words in the page.
+    sp.accepted && quote.status === 'accepted' && /^[A-Z]{1,4}-\d{4}-\d{1,8}$/.test(sp.accepted)
+      ? tx.accepted(sp.accepted)
       : sp.rejected && quote.status === 'rejected'
         ? tx.rejected
         : null;
