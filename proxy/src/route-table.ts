@@ -124,6 +124,8 @@ export const routeTable: readonly Route[] = [
   tenant('/admin/aplt/parameters', 'documents'),
   tenant('/admin/aplt/content', 'documents'),
   tenant('/admin/aplt/subscriptions', 'documents'),
+  // Staff's view of the returns customers file in the shop (issue #15).
+  tenant('/admin/aplt/returns', 'documents'),
   tenant('/store/aplt/quotations', 'documents'),
   tenant('/store/aplt/invoices', 'documents'),
   tenant('/store/aplt/orders', 'documents'),

@@ -5,6 +5,7 @@ import { loadOutputConfig, type OutputConfig } from '../output/output.config';
 import type { DocumentsContext } from '../shared/context';
 import { registerCartRoutes } from './cart.routes';
 import { registerCustomerDocumentRoutes } from './customer-documents.routes';
+import { registerAdminReturnRoutes } from './admin-returns.routes';
 import { ReturnPhotoStore } from './photo-store';
 import { registerReturnRoutes } from './returns.routes';
 import { MAX_PHOTO_BYTES, MAX_RETURN_PHOTOS } from './returns.service';
@@ -20,7 +21,7 @@ export interface StorePluginOptions {
 
 /**
  * The customer store routes of issue #15: orders, invoices with their PDF, returns with photos,
- * carts and their quotation requests.
+ * carts and their quotation requests; and staff's read-only view of the returns.
  * Encapsulated on purpose (no fastify-plugin): multipart parsing exists only for these routes.
  * Needs the document output routes registered first (their warm browser renders the PDFs).
  */
@@ -43,5 +44,7 @@ export async function storePlugin(parent: FastifyInstance, opts: StorePluginOpti
   app.addHook('onClose', async () => notifier.close());
   registerCustomerDocumentRoutes(app, opts.ctx, output);
   registerCartRoutes(app, opts.ctx, { notifier });
-  registerReturnRoutes(app, opts.ctx, { photos: new ReturnPhotoStore(store.RETURN_PHOTO_DIR), notifier });
+  const photos = new ReturnPhotoStore(store.RETURN_PHOTO_DIR);
+  registerReturnRoutes(app, opts.ctx, { photos, notifier });
+  registerAdminReturnRoutes(app, opts.ctx, { photos });
 }
