@@ -326,7 +326,14 @@ describe('customer account on the shop host through the proxy', () => {
     await submit('[data-testid=otp-form]', '[data-testid=form-error]');
     expect(await text('[data-testid=form-error]')).toBe('Deze code klopt niet.');
     await shot('account-07-otp');
-    await fill('[data-testid=otp-form] input[name=code]', code!);
+    // A new code replaces the first one.
+    await submit('[data-testid=otp-resend]', '[data-testid=otp-resend] [data-testid=form-ok]');
+    expect(await text('[data-testid=otp-resend] [data-testid=form-ok]')).toBe(
+      'Er is een nieuwe code verstuurd.',
+    );
+    const [, second] = await waitForMail(/login code (\d{6})/, seenMail);
+    expect(second).toMatch(/^\d{6}$/);
+    await fill('[data-testid=otp-form] input[name=code]', second!);
     await page.click('[data-testid=otp-form] button[type=submit]');
     await waitFor_('[data-testid=account]');
     // Remember-me survives the second step.
@@ -475,6 +482,19 @@ describe('customer account on the shop host through the proxy', () => {
     expect(downloaded.status).toBe(200);
     expect(downloaded.type).toBe('application/pdf');
     expect(Buffer.from(downloaded.b64, 'base64').equals(adminPdf.body)).toBe(true);
+    // Someone else's (or no) invoice: 404 with a sentence, never another customer's bytes.
+    const other = await page.evaluate(async (url) => {
+      const res = await fetch(url);
+      return { status: res.status, text: await res.text() };
+    }, shop('/nl/account/invoices/987654/pdf'));
+    expect(other).toEqual({ status: 404, text: 'Dit document bestaat niet of is niet van u.' });
+    const junk = await page.evaluate(
+      async (url) => (await fetch(url)).status,
+      shop('/nl/account/invoices/1x/pdf'),
+    );
+    expect(junk).toBe(404);
+    await page.goto(shop('/nl/account/orders/987654'));
+    expect(await text('.error')).toBe('Dit document bestaat niet of is niet van u.');
     // Without the session the shop hands out nothing.
     const anon = await httpRequest(`http://127.0.0.1:${proxyPort}/nl/account/invoices/${invoice.id}/pdf`, {
       host: 'shop.acme.localhost',
