@@ -4,7 +4,8 @@ import { sdkFor } from '../sdk';
 import { shopRequest } from '../tenant';
 
 /** Feature keys the storefront shows pages for (packages/licensing/src/catalog.ts). */
-export type StoreFeature = 'products' | 'quotations' | 'orders' | 'invoices' | 'access_requests';
+export type StoreFeature =
+  'products' | 'quotations' | 'orders' | 'invoices' | 'access_requests' | 'designer_external';
 
 export interface Features {
   allFeatures: boolean;

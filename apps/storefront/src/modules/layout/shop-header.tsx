@@ -1,7 +1,9 @@
 import Link from 'next/link';
-import { type Lang, languages, t } from '@lib/i18n';
+import { Suspense } from 'react';
+import { type Lang, t } from '@lib/i18n';
 import { AccountMenu } from '@modules/account/account-menu';
 import { CartLink } from '@modules/cart/cart-link';
+import { LanguageSwitch } from './language-switch';
 
 /** Top bar: shop name, search (GET form, server rendered), language switch, account and cart. */
 export function ShopHeader({
@@ -29,13 +31,9 @@ export function ShopHeader({
         />
         <button type="submit">{tx.search}</button>
       </form>
-      <nav className="langs" aria-label="Language">
-        {languages.map((l) => (
-          <Link key={l} href={`/${l}`} className={l === lang ? 'active' : undefined} hrefLang={l}>
-            {l.toUpperCase()}
-          </Link>
-        ))}
-      </nav>
+      <Suspense fallback={null}>
+        <LanguageSwitch lang={lang} />
+      </Suspense>
       <nav className="shop-actions" aria-label={tx.account}>
         <AccountMenu lang={lang} />
         <CartLink lang={lang} />

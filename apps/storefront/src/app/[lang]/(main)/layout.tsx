@@ -13,7 +13,9 @@ export const dynamic = 'force-dynamic';
 
 /**
  * The shop behind the gatekeeper: with NEXT_PUBLIC_GATEKEEPER_ENABLED=true, a visitor whose
- * address has no access goes to the access page (/toegang, always public).
+ * address has no access goes to the access page (/toegang, always public). Each page checks its
+ * own feature (a tenant without `products` still reaches the account), the layout only hides the
+ * category tree.
  */
 export default async function MainLayout({
   children,
@@ -44,7 +46,7 @@ export default async function MainLayout({
             allLabel={t(lang).allProducts}
           />
         )}
-        <main>{catalog ? children : <p>—</p>}</main>
+        <main>{children}</main>
       </div>
     </>
   );

@@ -1,4 +1,6 @@
+import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { tenantFeatures } from '@lib/data/features';
 import { isLang, t } from '@lib/i18n';
 import { ProductList } from '@modules/products/product-list';
 
@@ -11,6 +13,17 @@ export default async function StorePage({
 }) {
   const { lang } = await params;
   if (!isLang(lang)) notFound();
+  if (!(await tenantFeatures()).hasFeature('products')) {
+    // A tenant without the catalog still has customer accounts (quotations, orders, invoices).
+    return (
+      <>
+        <h1>{t(lang).account}</h1>
+        <p>
+          <Link href={`/${lang}/account`}>{t(lang).account}</Link>
+        </p>
+      </>
+    );
+  }
   const sp = await searchParams;
   const q = typeof sp.q === 'string' && sp.q.trim() ? sp.q.trim() : undefined;
   const page = Math.min(10_000, Math.max(1, Number.parseInt(sp.page ?? '1', 10) || 1));

@@ -1,5 +1,6 @@
 import { notFound } from 'next/navigation';
 import { findCategory, listCategories } from '@lib/data/catalog';
+import { tenantFeatures } from '@lib/data/features';
 import { isLang } from '@lib/i18n';
 import { ProductList } from '@modules/products/product-list';
 
@@ -11,7 +12,7 @@ export default async function CategoryPage({
   searchParams: Promise<{ q?: string; page?: string }>;
 }) {
   const { lang, category } = await params;
-  if (!isLang(lang)) notFound();
+  if (!isLang(lang) || !(await tenantFeatures()).hasFeature('products')) notFound();
   const node = findCategory(await listCategories(lang), decodeURIComponent(category));
   if (!node) notFound();
   const sp = await searchParams;

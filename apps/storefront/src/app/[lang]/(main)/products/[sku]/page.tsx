@@ -28,10 +28,10 @@ export default async function ProductPage({
     ),
     tenantFeatures(),
   ]);
-  if (!product) notFound();
+  if (!product || !features.hasFeature('products')) notFound();
   const cart = features.hasFeature('quotations');
   // The logo configurator's licence key (packages/licensing): the modal is an external designer.
-  const designer = (features.hasFeature as (feature: string) => boolean)('designer_external');
+  const designer = features.hasFeature('designer_external');
   // Spec 3: the customize button shows only when the preflight says the product is configurable.
   const configurable = cart && designer && (await logoPreflight(product.sku)).available;
   return (
