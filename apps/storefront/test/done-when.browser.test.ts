@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -243,6 +243,7 @@ describe("issue #15's customer journey on the demo shop host, through the proxy"
     await chromium?.close();
     relay?.server.close();
     await fleet?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
     const { pg, mysql } = testServers();
     const admin = createPgDb({ ...pg, database: 'postgres' }, { max: 1 });
     try {
