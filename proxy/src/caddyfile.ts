@@ -99,7 +99,16 @@ export function renderCaddyfile(o: CaddyOptions): string {
       '',
     );
   }
-  // `*` is one label: `shop.*.localhost` is every tenant's shop host, `*.localhost` every tenant host.
+  // `*` is one label: `shop.*.localhost` is every tenant's shop host, `*.preview.*.localhost` every
+  // dev project preview, `*.localhost` every tenant host.
+  out.push(
+    ...site(
+      `http://*.preview.*.${o.domain}:${o.port}`,
+      routes.filter((r) => r.host === 'preview'),
+      o,
+    ),
+    '',
+  );
   out.push(
     ...site(
       `http://shop.*.${o.domain}:${o.port}`,

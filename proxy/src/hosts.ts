@@ -1,7 +1,10 @@
 import type { HostKind } from './route-table';
 
-/** The fixed host names; tenant hosts are `<tenant>.<domain>`, shop hosts `shop.<tenant>.<domain>`. */
-export function hostFor(kind: Exclude<HostKind, 'tenant' | 'shop'>, domain: string): string {
+/**
+ * The fixed host names; tenant hosts are `<tenant>.<domain>`, shop hosts `shop.<tenant>.<domain>`,
+ * preview hosts `<project code>.preview.<tenant>.<domain>`.
+ */
+export function hostFor(kind: Exclude<HostKind, 'tenant' | 'shop' | 'preview'>, domain: string): string {
   return `${kind}.${domain}`;
 }
 

@@ -2,9 +2,10 @@ import type { ServiceName } from '@aplt/config';
 
 /**
  * `tenant`: any tenant backend host (`<tenant>.<domain>`); `shop`: any tenant's storefront host
- * (`shop.<tenant>.<domain>`); the others are fixed hosts.
+ * (`shop.<tenant>.<domain>`); `preview`: a dev project's built preview (`<code>.preview.<tenant>.<domain>`);
+ * the others are fixed hosts.
  */
-export type HostKind = 'tenant' | 'shop' | 'access' | 'portal' | 'modal';
+export type HostKind = 'tenant' | 'shop' | 'preview' | 'access' | 'portal' | 'modal';
 
 export interface Route {
   host: HostKind;
@@ -79,12 +80,14 @@ const perServiceHealth: Route[] = (
 
 // Service-to-service routes live under /internal and are never reachable through the proxy,
 // on any host, in any spelling the proxy matches (both proxies match decoded paths).
-const internalDenied: Route[] = (['tenant', 'shop', 'access', 'portal', 'modal'] as const).map((host) => ({
-  host,
-  prefix: '/internal',
-  service: 'deny',
-  forwardAuth: false,
-}));
+const internalDenied: Route[] = (['tenant', 'shop', 'preview', 'access', 'portal', 'modal'] as const).map(
+  (host) => ({
+    host,
+    prefix: '/internal',
+    service: 'deny',
+    forwardAuth: false,
+  }),
+);
 
 /**
  * The proxy's route table: which host and path go to which service, and whether the access
@@ -151,6 +154,10 @@ export const routeTable: readonly Route[] = [
   tenant('/admin/aplt/access-requests', 'gatekeeper'),
 
   tenant('/admin/dev-projects', 'devprojects'),
+  // A dev project's built preview (issue #16): static files the devprojects service serves, behind
+  // forward auth like a tenant backend (the host is no registered tenant host, so only platform
+  // staff and whitelisted addresses pass).
+  { host: 'preview', prefix: '/', service: 'devprojects', forwardAuth: true },
   tenant('/admin/password-sync', 'password-sync'),
 
   tenant('/admin/features', 'admin'),

@@ -14,6 +14,7 @@ function hostRule(route: Route, domain: string): string {
   const escaped = domain.replace(/\./g, '\\.');
   if (route.host === 'tenant') return `HostRegexp(\`^[a-z0-9-]+\\.${escaped}$\`)`;
   if (route.host === 'shop') return `HostRegexp(\`^shop\\.[a-z0-9-]+\\.${escaped}$\`)`;
+  if (route.host === 'preview') return `HostRegexp(\`^[a-z0-9-]+\\.preview\\.[a-z0-9-]+\\.${escaped}$\`)`;
   return `Host(\`${hostFor(route.host, domain)}\`)`;
 }
 

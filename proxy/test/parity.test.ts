@@ -35,7 +35,11 @@ function readCaddy(caddyfile: string): Said[][] {
   for (const route of json.apps.http.servers.srv0.routes) {
     const hostPattern: string | undefined = route.match?.[0]?.host?.[0];
     if (!hostPattern) continue;
-    const host = hostPattern.startsWith('*.') ? 'tenant' : (hostPattern.split('.')[0] ?? hostPattern);
+    const host = hostPattern.startsWith('*.preview.')
+      ? 'preview'
+      : hostPattern.startsWith('*.')
+        ? 'tenant'
+        : (hostPattern.split('.')[0] ?? hostPattern);
     const said: Said[] = [];
     const blocks: any[] = route.handle[0].routes;
     for (const block of blocks) {
@@ -80,9 +84,11 @@ function readTraefik(yamlText: string): Said[] {
   return Object.values<any>(doc.http.routers).map((r) => {
     const host = /HostRegexp\(`\^shop/.test(r.rule)
       ? 'shop'
-      : /HostRegexp/.test(r.rule)
-        ? 'tenant'
-        : (/Host\(`([a-z]+)\./.exec(r.rule)?.[1] ?? '?');
+      : /HostRegexp\(`[^`]*\\\.preview\\\./.test(r.rule)
+        ? 'preview'
+        : /HostRegexp/.test(r.rule)
+          ? 'tenant'
+          : (/Host\(`([a-z]+)\./.exec(r.rule)?.[1] ?? '?');
     const prefix = /Path\(`([^`]+)`\)/.exec(r.rule)?.[1] ?? (/PathPrefix\(`\/`\)/.test(r.rule) ? '/' : '?');
     const mw: string[] = r.middlewares ?? [];
     const url = doc.http.services[r.service].loadBalancer.servers[0].url;
@@ -133,6 +139,11 @@ describe('proxy configurations generated from the one route table', () => {
     expect(all.filter((s) => s.host === 'tenant' && s.service !== 'deny 403').every((s) => s.auth)).toBe(
       true,
     );
+    // A dev project's preview is a tenant's unreleased work: behind forward auth like its backend.
+    expect(all.find((s) => s.host === 'preview' && s.prefix === '/')).toMatchObject({
+      auth: true,
+      service: 'devprojects',
+    });
     expect(all.find((s) => s.host === 'access' && s.prefix === '/')).toMatchObject({
       auth: false,
       service: 'access',
@@ -150,7 +161,14 @@ describe('proxy configurations generated from the one route table', () => {
       expect(s.strip).toBe(s.prefix.slice(0, s.prefix.lastIndexOf('/')));
     }
     const internal = all.filter((s) => s.prefix === '/internal');
-    expect(internal.map((s) => s.host).sort()).toEqual(['access', 'modal', 'portal', 'shop', 'tenant']);
+    expect(internal.map((s) => s.host).sort()).toEqual([
+      'access',
+      'modal',
+      'portal',
+      'preview',
+      'shop',
+      'tenant',
+    ]);
     for (const s of internal) expect(s.service).toBe('deny 403');
   });
 
