@@ -230,6 +230,11 @@ describe("issue #15's customer journey on the demo shop host, through the proxy"
     // A Dutch visitor: the e-mailed verification link (no language in it) opens in the browser's language.
     await page.setExtraHTTPHeaders({ 'accept-language': 'nl-NL,nl;q=0.9,en;q=0.5' });
     page.on('dialog', (d) => void d.accept());
+    // What the browser saw goes with the fleet's lines into a failure's message.
+    page.on('pageerror', (err) => output.push(`browser| ${(err as Error).message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') output.push(`browser console| ${m.text()}`);
+    });
     page.setDefaultTimeout(45_000);
     const login = await api('/auth/user/emailpass', {
       method: 'POST',
