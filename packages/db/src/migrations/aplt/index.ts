@@ -9,6 +9,7 @@ import * as m0901 from './0901_store_returns';
 import * as m0902 from './0902_store_carts';
 import * as m0910 from './0910_subscription_billing';
 import * as m0920 from './0920_partner_sync';
+import * as m0930 from './0930_dev_project_builds';
 
 export const migrations = {
   '0001_aplt_schema': m0001,
@@ -22,4 +23,5 @@ export const migrations = {
   '0902_store_carts': m0902,
   '0910_subscription_billing': m0910,
   '0920_partner_sync': m0920,
+  '0930_dev_project_builds': m0930,
 };
