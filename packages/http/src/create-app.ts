@@ -64,6 +64,8 @@ export interface AppOptions {
   jwtSecret?: string;
   bodyLimit?: number;
   docs?: boolean;
+  /** Fastify's `rewriteUrl`: a new URL before routing (devprojects: preview hosts to their one route). */
+  rewriteUrl?: (req: IncomingMessage) => string;
 }
 
 /** Answers one request on the raw Node server, before Fastify's router, hooks and logger. */
@@ -95,6 +97,7 @@ export async function createApp(opts: AppOptions): Promise<App> {
     bodyLimit: opts.bodyLimit ?? 1_048_576,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    ...(opts.rewriteUrl ? { rewriteUrl: opts.rewriteUrl } : {}),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
