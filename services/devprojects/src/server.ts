@@ -3,10 +3,15 @@ import { createRedis, QueueClient } from '@aplt/queue';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { gitRepositoriesFromConfig } from './git/bot-repository';
-import { startRebuildWorker } from './rebuild/rebuild.worker';
+import {
+  buildSettingsFromConfig,
+  previewStoreFromConfig,
+  startRebuildWorker,
+} from './rebuild/rebuild.worker';
 
 const config = loadConfig();
 const git = gitRepositoriesFromConfig(config);
+const previews = previewStoreFromConfig(config);
 await git.ensureRoot();
 const redis = createRedis(config.REDIS_URL);
 const queue = new QueueClient(redis, config.REDIS_PREFIX);
@@ -15,12 +20,15 @@ await bootTenantService({
   port: config.PORT,
   host: config.HOST,
   build: async (deps) => {
-    const app = await buildApp({ ...deps, git, queue }, config);
+    const app = await buildApp({ ...deps, git, queue, previews }, config);
     const workerRedis = config.DEVPROJECTS_REBUILD_WORKER
       ? createRedis(config.REDIS_URL, { forWorker: true })
       : null;
     const worker = workerRedis
-      ? startRebuildWorker({ ...deps, git }, { connection: workerRedis, prefix: config.REDIS_PREFIX })
+      ? startRebuildWorker(
+          { ...deps, git, previews, build: buildSettingsFromConfig(config) },
+          { connection: workerRedis, prefix: config.REDIS_PREFIX },
+        )
       : null;
     // HTTP closes first (runService), then the worker, then the queue connections.
     app.addHook('onClose', async () => {

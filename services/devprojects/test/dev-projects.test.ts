@@ -316,7 +316,18 @@ describe('dev projects', () => {
     await call('POST', '/admin/dev-projects/commit', {
       project_id: p.id,
       message: 'Work',
-      files: [{ file_path: 'app.ts', content: 'ok\n' }],
+      files: [
+        { file_path: 'app.ts', content: 'ok\n' },
+        {
+          file_path: 'package.json',
+          content: JSON.stringify({ private: true, scripts: { build: 'node build.mjs' } }),
+        },
+        {
+          file_path: 'build.mjs',
+          content:
+            "import { mkdirSync, writeFileSync } from 'node:fs';\nmkdirSync('dist');\nwriteFileSync('dist/index.html', 'ok');\nconsole.log('built app.ts');\n",
+        },
+      ],
     });
     const unknown = await call('POST', '/admin/dev-projects/rebuild', { project_id: p.id, tenant: 'nobody' });
     expect(unknown.statusCode).toBe(422);
@@ -356,7 +367,9 @@ describe('dev projects', () => {
       environment: 'acme',
       commit_sha: head,
     });
-    expect(status.deployments[0].log).toContain('app.ts');
+    expect(status.deployments[0]).toMatchObject({ exit_code: 0, preview: true, output_dir: 'dist' });
+    expect(status.deployments[0].log).toContain('$ npm run build');
+    expect(status.deployments[0].log).toContain('built app.ts');
     expect(status.changelog[0].action).toBe('deployed');
   });
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,7 +10,9 @@ import { createTestFleet, createTestRedis, type TestFleet, type TestRedis, testS
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { GitRepositories } from '../src/git/bot-repository';
-import { startRebuildWorker } from '../src/rebuild/rebuild.worker';
+import type { BuildSettings } from '../src/rebuild/builder';
+import { PreviewStore } from '../src/rebuild/previews';
+import { buildSettingsFromConfig, startRebuildWorker } from '../src/rebuild/rebuild.worker';
 
 const exec = promisify(execFile);
 
@@ -30,7 +32,10 @@ export interface DevprojectsHarness {
   env: Record<string, string | undefined>;
   /** The app; `licenses` replaces the all-features client (to test licensing). */
   build(licenses?: LicenseClient): ReturnType<typeof buildApp>;
-  startWorker(): WorkerHandle;
+  /** The rebuild worker; `build` overrides settings (a short time limit, ...). */
+  startWorker(build?: Partial<BuildSettings>): WorkerHandle;
+  previews: PreviewStore;
+  previewDir: string;
   adminToken(tenantId: string, actorId?: string): Promise<string>;
   cleanup(): Promise<void>;
 }
@@ -39,6 +44,8 @@ export async function createHarness(tenants: string[]): Promise<DevprojectsHarne
   const fleet = await createTestFleet(tenants.map((id) => ({ id })));
   const redis = await createTestRedis();
   const tmp = await mkdtemp(join(tmpdir(), 'devprojects-test-'));
+  // The build user (nobody) must be able to pass through to its build directory (DEVPROJECTS_BUILD_DIR).
+  await chmod(tmp, 0o711);
   const gitRoot = join(tmp, 'repos');
   const env = {
     ...process.env,
@@ -48,6 +55,8 @@ export async function createHarness(tenants: string[]): Promise<DevprojectsHarne
     REDIS_URL: redis.url,
     REDIS_PREFIX: redis.prefix,
     DEVPROJECTS_GIT_DIR: gitRoot,
+    DEVPROJECTS_PREVIEW_DIR: join(tmp, 'previews'),
+    DEVPROJECTS_BUILD_DIR: join(tmp, 'builds'),
     PUBLIC_PROXY_URL: 'http://127.0.0.1:8080',
   };
   const config = loadConfig(env);
@@ -55,6 +64,7 @@ export async function createHarness(tenants: string[]): Promise<DevprojectsHarne
     name: config.DEVPROJECTS_BOT_NAME,
     email: config.DEVPROJECTS_BOT_EMAIL,
   });
+  const previews = new PreviewStore(join(tmp, 'previews'));
   const producer = createRedis(redis.url);
   const queue = new QueueClient(producer, redis.prefix);
   const workers: WorkerHandle[] = [];
@@ -65,8 +75,11 @@ export async function createHarness(tenants: string[]): Promise<DevprojectsHarne
     licenses: allFeaturesClient,
     git,
     queue,
+    previews,
   };
   return {
+    previews,
+    previewDir: join(tmp, 'previews'),
     fleet,
     redis,
     gitDir: (tenantId) => join(gitRoot, `${tenantId}.git`),
@@ -74,10 +87,13 @@ export async function createHarness(tenants: string[]): Promise<DevprojectsHarne
     queue,
     env,
     build: (licenses) => buildApp(licenses ? { ...deps, licenses } : deps, config),
-    startWorker() {
+    startWorker(build = {}) {
       const connection = createRedis(redis.url, { forWorker: true });
       workerConnections.push(connection);
-      const worker = startRebuildWorker(deps, { connection, prefix: redis.prefix });
+      const worker = startRebuildWorker(
+        { ...deps, build: { ...buildSettingsFromConfig(config), ...build } },
+        { connection, prefix: redis.prefix },
+      );
       workers.push(worker);
       return worker;
     },

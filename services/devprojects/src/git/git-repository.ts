@@ -284,6 +284,46 @@ export class GitRepository {
     return out.split('\0').filter(Boolean);
   }
 
+  /**
+   * Writes a commit's tree into `dir` (an existing, empty directory): `git archive` piped into
+   * `tar -x`, so no work tree or index of the bare repository is involved and each build gets a
+   * fresh copy. The commit must exist (GitError otherwise).
+   */
+  async exportTree(commit: string, dir: string): Promise<void> {
+    await this.ensure();
+    const sha = (await this.git(['rev-parse', '--verify', '--quiet', `${commit}^{commit}`])).trim();
+    await new Promise<void>((resolve, reject) => {
+      const git = spawn('git', ['--git-dir', this.dir, 'archive', '--format=tar', sha], {
+        env: gitEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const tar = spawn('tar', ['-x', '--no-same-owner', '-C', dir], {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
+        stdio: ['pipe', 'ignore', 'pipe'],
+      });
+      const errs: string[] = [];
+      git.stderr.on('data', (c: Buffer) => errs.push(c.toString('utf8')));
+      tar.stderr.on('data', (c: Buffer) => errs.push(c.toString('utf8')));
+      git.stdout.pipe(tar.stdin);
+      tar.stdin.on('error', () => {});
+      let pending = 2;
+      let failed: string | null = null;
+      const done = (what: string) => (code: number | null) => {
+        if (code !== 0) failed ??= `${what} exited with ${code}`;
+        if (--pending > 0) return;
+        if (failed)
+          reject(
+            new GitError(`export of ${sha} failed: ${failed}: ${errs.join('').trim()}`, code, errs.join('')),
+          );
+        else resolve();
+      };
+      git.once('error', reject);
+      tar.once('error', reject);
+      git.once('close', done('git archive'));
+      tar.once('close', done('tar'));
+    });
+  }
+
   static async gitVersion(): Promise<string> {
     return (await run(['--version'], {})).trim();
   }
@@ -356,20 +396,24 @@ function run(args: string[], opts: RunOpts): Promise<string> {
   return runBytes(args, opts).then((b) => b.toString('utf8'));
 }
 
+function gitEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? tmpdir(),
+    // Our repository's behaviour must not depend on the host's git configuration.
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_TERMINAL_PROMPT: '0',
+    LC_ALL: 'C',
+    ...extra,
+  };
+}
+
 /** Runs git without a shell; stdin only when given, so nothing ever waits on a terminal. */
 function runBytes(args: string[], opts: RunOpts): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: process.env.HOME ?? tmpdir(),
-        // Our repository's behaviour must not depend on the host's git configuration.
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_CONFIG_GLOBAL: '/dev/null',
-        GIT_TERMINAL_PROMPT: '0',
-        LC_ALL: 'C',
-        ...opts.env,
-      },
+      env: gitEnv(opts.env),
       stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];

@@ -1,10 +1,12 @@
 import type { TenantDatabases, TenantRegistry } from '@aplt/db';
-import { type App, errorBody, requireActor } from '@aplt/http';
+import { type App, errorBody, notFound, requireActor } from '@aplt/http';
 import type { QueueClient } from '@aplt/queue';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { GitRepositories } from '../git/bot-repository';
-import { latestDeployments } from '../rebuild/deployment.repository';
+import { findDeployment, latestDeployments, listDeployments } from '../rebuild/deployment.repository';
+import type { PreviewStore } from '../rebuild/previews';
+import { previewUrl } from '../preview/preview.routes';
 import { requestRebuild } from '../rebuild/rebuild.service';
 import * as repo from './project.repository';
 import {
@@ -13,8 +15,10 @@ import {
   commitBody,
   createBody,
   deploymentBody,
+  deploymentSummary,
   filesBody,
   projectBody,
+  previewBody,
   projectId,
   rebuildBody,
 } from './project.schemas';
@@ -27,6 +31,8 @@ export interface ProjectRouteDeps {
   git: GitRepositories;
   queue: QueueClient;
   serviceVersion: string;
+  previews: PreviewStore;
+  publicProxyUrl: string;
 }
 
 const errors = { 400: errorBody, 401: errorBody, 404: errorBody, 409: errorBody, 422: errorBody };
@@ -275,7 +281,12 @@ export function projectRoutes(app: App, deps: ProjectRouteDeps) {
         tags: ['dev-projects'],
         body: rebuildBody,
         response: {
-          202: z.object({ deployment: deploymentBody, job_id: z.string(), status: z.literal('testing') }),
+          202: z.object({
+            deployment: deploymentBody,
+            job_id: z.string(),
+            status: z.literal('testing'),
+            preview_url: z.string(),
+          }),
           ...errors,
         },
       },
@@ -285,7 +296,62 @@ export function projectRoutes(app: App, deps: ProjectRouteDeps) {
         { ...ctx(request), registry: deps.registry, queue: deps.queue },
         { ...request.body, started_by: who(request) },
       );
-      return reply.status(202).send(result);
+      const project = await projects.getProject(ctx(request), { id: request.body.project_id });
+      return reply.status(202).send({
+        ...result,
+        preview_url: previewUrl(request.tenant, project.project_code, deps.publicProxyUrl),
+      });
+    },
+  );
+
+  app.get(
+    '/admin/dev-projects/deployments',
+    {
+      ...admin,
+      schema: {
+        tags: ['dev-projects'],
+        querystring: z.object({
+          project_id: projectId,
+          limit: z.coerce.number().int().min(1).max(200).default(50),
+          offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+        }),
+        response: {
+          200: z.object({
+            project_id: z.number(),
+            deployments: z.array(deploymentSummary),
+            count: z.number(),
+            limit: z.number(),
+            offset: z.number(),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const c = ctx(request);
+      const { project_id, limit, offset } = request.query;
+      const project = await projects.getProject(c, { id: project_id });
+      const { rows, count } = await listDeployments(c.db, project.id, { limit, offset });
+      return { project_id: project.id, deployments: rows, count, limit, offset };
+    },
+  );
+
+  app.get(
+    '/admin/dev-projects/deployments/:id',
+    {
+      ...admin,
+      schema: {
+        tags: ['dev-projects'],
+        params: z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
+        response: { 200: z.object({ deployment: deploymentBody }), ...errors },
+      },
+    },
+    async (request) => {
+      // Poll this while `status` is `started`: `log` grows as the build writes.
+      const deployment = await findDeployment(ctx(request).db, request.params.id);
+      if (!deployment || deployment.dev_project_id === null)
+        throw notFound('Deployment not found', { id: request.params.id });
+      return { deployment };
     },
   );
 
@@ -315,6 +381,8 @@ export function projectRoutes(app: App, deps: ProjectRouteDeps) {
             files: z.array(fileRow),
             changelog: z.array(changelogEntry),
             deployments: z.array(deploymentBody),
+            last_deployment: deploymentBody.nullable(),
+            preview: previewBody,
           }),
           ...errors,
         },
@@ -323,13 +391,14 @@ export function projectRoutes(app: App, deps: ProjectRouteDeps) {
     async (request) => {
       const c = ctx(request);
       const project = await projects.getProject(c, { id: request.query.project_id });
-      const [git, files, changelog, deployments] = await Promise.all([
+      const [git, files, changelog, deployments, live] = await Promise.all([
         c.git.status(project.branch_name).catch((err: unknown) => {
           throw projects.missingBranchAsConflict(err);
         }),
         repo.listFiles(c.db, project.id),
         repo.listChangelog(c.db, project.id),
         latestDeployments(c.db, project.id),
+        deps.previews.live(request.tenant.id, project.project_code),
       ]);
       return {
         dev_project: project,
@@ -338,6 +407,11 @@ export function projectRoutes(app: App, deps: ProjectRouteDeps) {
         files,
         changelog,
         deployments,
+        last_deployment: deployments[0] ?? null,
+        preview: {
+          url: previewUrl(request.tenant, project.project_code, deps.publicProxyUrl),
+          deployment_id: live,
+        },
       };
     },
   );

@@ -120,4 +120,22 @@ export const deploymentBody = z.object({
   started_by: z.string().nullable(),
   started_at: z.date(),
   finished_at: z.date().nullable(),
+  /** The build's exit status; null when it never ran or a signal ended it (then `signal`). */
+  exit_code: z.number().nullable(),
+  signal: z.string().nullable(),
+  timed_out: z.boolean(),
+  duration_ms: z.number().nullable(),
+  /** The directory of the built output that was kept (relative to the project). */
+  output_dir: z.string().nullable(),
+  /** This deployment's output is the live preview. */
+  preview: z.boolean(),
+});
+
+/** In lists: everything but the log, and how long it is. */
+export const deploymentSummary = deploymentBody.omit({ log: true }).extend({ log_bytes: z.number() });
+
+export const previewBody = z.object({
+  url: z.string(),
+  /** The deployment whose build is live, null before the first successful build. */
+  deployment_id: z.number().nullable(),
 });

@@ -14,6 +14,12 @@ export interface DeploymentRow {
   started_by: string | null;
   started_at: Date;
   finished_at: Date | null;
+  exit_code: number | null;
+  signal: string | null;
+  timed_out: boolean;
+  duration_ms: number | null;
+  output_dir: string | null;
+  preview: boolean;
 }
 
 const columns = [
@@ -28,6 +34,12 @@ const columns = [
   'started_by',
   'started_at',
   'finished_at',
+  'exit_code',
+  'signal',
+  'timed_out',
+  'duration_ms',
+  'output_dir',
+  'preview',
 ] as const;
 
 /** aplt_tenants is this database's own copy of the tenant list; the FK is filled when it knows the code. */
@@ -64,7 +76,18 @@ export async function findDeployment(db: Db, id: number): Promise<DeploymentRow 
 export async function finishDeployment(
   db: Db,
   id: number,
-  values: { status: 'succeeded' | 'failed'; message: string; log: string; version?: string },
+  values: {
+    status: 'succeeded' | 'failed';
+    message: string;
+    log: string;
+    version?: string;
+    exit_code?: number | null;
+    signal?: string | null;
+    timed_out?: boolean;
+    duration_ms?: number | null;
+    output_dir?: string | null;
+    preview?: boolean;
+  },
 ): Promise<void> {
   await db
     .updateTable('aplt_deployment_logs')
@@ -82,4 +105,52 @@ export async function latestDeployments(db: Db, projectId: number, limit = 5): P
     .orderBy('id', 'desc')
     .limit(limit)
     .execute()) as DeploymentRow[];
+}
+
+/** The log so far of a running build (a finished one is never rewritten). */
+export async function updateLog(db: Db, id: number, log: string): Promise<void> {
+  await db
+    .updateTable('aplt_deployment_logs')
+    .set({ log, updated_at: sql`now()` })
+    .where('id', '=', id)
+    .where('status', '=', 'started')
+    .execute();
+}
+
+/** Before a new preview goes live: no older deployment of the project is the live one any more. */
+export async function clearPreview(db: Db, projectId: number): Promise<void> {
+  await db
+    .updateTable('aplt_deployment_logs')
+    .set({ preview: false })
+    .where('dev_project_id', '=', projectId)
+    .where('preview', '=', true)
+    .execute();
+}
+
+/** A project's deployments, newest first, without their logs (`log_bytes` says how long each is). */
+export async function listDeployments(
+  db: Db,
+  projectId: number,
+  page: { limit: number; offset: number },
+): Promise<{ rows: Array<Omit<DeploymentRow, 'log'> & { log_bytes: number }>; count: number }> {
+  const [rows, total] = await Promise.all([
+    db
+      .selectFrom('aplt_deployment_logs')
+      .select(columns.filter((c) => c !== 'log') as never)
+      .select(sql<number>`coalesce(octet_length(log), 0)::int`.as('log_bytes'))
+      .where('dev_project_id', '=', projectId)
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    db
+      .selectFrom('aplt_deployment_logs')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('dev_project_id', '=', projectId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return {
+    rows: rows as unknown as Array<Omit<DeploymentRow, 'log'> & { log_bytes: number }>,
+    count: Number((total as { n: number }).n),
+  };
 }

@@ -1,3 +1,5 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Kysely, TenantDatabases, TenantRegistry } from '@aplt/db';
 import { conflict, forbidden, unprocessable } from '@aplt/http';
 import type { JobPayload, QueueClient } from '@aplt/queue';
@@ -6,7 +8,19 @@ import type { ProjectContext } from '../projects/project.service';
 import { getProject } from '../projects/project.service';
 import * as repo from '../projects/project.repository';
 import { bumpVersion, nextStatus } from '../projects/version';
+import {
+  BoundedLog,
+  BuildRefused,
+  type BuildSettings,
+  findOutput,
+  handOver,
+  planBuild,
+  prepareDirs,
+  type RunResult,
+  runBuild,
+} from './builder';
 import * as deployments from './deployment.repository';
+import { OutputTooLargeError, type PreviewStore } from './previews';
 
 /**
  * Records a deployment log (started), moves the project to testing and enqueues the rebuild.
@@ -56,14 +70,30 @@ export async function requestRebuild(
   return { deployment: log, job_id: jobId, status: 'testing' as const };
 }
 
+export interface RebuildDeps {
+  registry: TenantRegistry;
+  databases: TenantDatabases;
+  git: GitRepositories;
+  previews: PreviewStore;
+  build: BuildSettings;
+}
+
 /**
- * The worker's side. The "build" reads the exact commit the request pinned and lists its tree:
- * there is no build system behind the platform yet, so this proves the code is there and records
- * what would be deployed. Success moves the project to deployed (patch + 1), failure back to
- * in_progress; either way the deployment log is closed with its log text.
+ * The worker's side: a real build of the pinned commit.
+ *
+ * 1. the commit's tree is exported into a fresh temporary directory (git archive);
+ * 2. package.json gives the build (`scripts.build` as `npm run build`, the output directory);
+ * 3. the command runs without network, with a clean environment, as the build user and with a
+ *    time limit; its output is written to the deployment log while it runs (about once a second,
+ *    bounded);
+ * 4. on exit status 0 the output directory is copied into the project's previews and becomes the
+ *    live preview at once (atomic switch); anything else keeps the previous preview.
+ *
+ * Success moves the project to deployed (patch + 1), failure back to in_progress; either way the
+ * deployment log is closed with the exit status, duration and log.
  */
 export async function runRebuild(
-  deps: { registry: TenantRegistry; databases: TenantDatabases; git: GitRepositories },
+  deps: RebuildDeps,
   payload: JobPayload<'rebuild', 'rebuild.tenant'>,
 ): Promise<{ status: 'succeeded' | 'failed' }> {
   const tenant = await deps.registry.get(payload.tenantId);
@@ -71,48 +101,131 @@ export async function runRebuild(
   const db: Kysely<any> = deps.databases.aplt(tenant);
   const log = await deployments.findDeployment(db, payload.deploymentLogId);
   if (!log || log.status !== 'started') return { status: 'failed' };
-  const lines: string[] = [`rebuild of ${payload.targetTenant} for project ${payload.projectId}`];
-  let ok = false;
+  const project = await repo.findProject(db, { id: payload.projectId });
+  const out = new BoundedLog(deps.build.logMaxBytes);
+  out.line(`rebuild of ${payload.targetTenant} for project ${project?.project_code ?? payload.projectId}`);
+  out.line(`commit ${log.commit_sha}`);
+
+  // The log reaches the record while the build runs: one write at a time, only when it changed.
+  let written = -1;
+  let flushing: Promise<void> = Promise.resolve();
+  const flush = () => {
+    flushing = flushing.then(async () => {
+      if (out.revision === written) return;
+      const revision = out.revision;
+      await deployments.updateLog(db, log.id, out.text()).catch(() => {});
+      written = revision;
+    });
+    return flushing;
+  };
+  const ticker = setInterval(() => void flush(), 1000);
+
+  const outcome: {
+    ok: boolean;
+    message: string;
+    run: RunResult | null;
+    outputDir: string | null;
+    preview: boolean;
+  } = { ok: false, message: '', run: null, outputDir: null, preview: false };
+  let work: string | null = null;
+  let staged: string | null = null;
   try {
-    const listing = await deps.git.for(tenant.id).browseAll(log.commit_sha ?? '');
-    lines.push(
-      `commit ${log.commit_sha}`,
-      `${listing.length} file(s) in tree`,
-      ...listing.map((p) => `  ${p}`),
+    if (!project) throw new BuildRefused('The project is gone');
+    await mkdir(deps.build.buildRoot, { recursive: true });
+    work = await mkdtemp(join(deps.build.buildRoot, 'devprojects-build-'));
+    const dirs = await prepareDirs(work);
+    await deps.git.for(tenant.id).exportTree(log.commit_sha ?? '', dirs.project);
+    out.line(`checked out ${project.branch_name} at ${log.commit_sha?.slice(0, 12)} into a fresh work tree`);
+    const plan = await planBuild(dirs.project);
+    await handOver(work, deps.build);
+    out.line(`$ ${plan.command.join(' ')}    (scripts.build: ${plan.script})`);
+    await flush();
+    const run = await runBuild(plan, dirs, deps.build, out);
+    outcome.run = run;
+    const how = run.timedOut
+      ? `killed after the time limit of ${Math.round(deps.build.timeoutMs / 1000)} s`
+      : run.exitCode !== null
+        ? `exit status ${run.exitCode}`
+        : `killed by ${run.signal}`;
+    out.line(`\nbuild finished: ${how} in ${run.durationMs} ms`);
+    if (run.timedOut || run.exitCode !== 0) throw new BuildRefused(`The build failed (${how})`);
+    const outputDir = await findOutput(dirs.project, plan.outputDirs);
+    if (!outputDir)
+      throw new BuildRefused(
+        `The build left no output directory (${plan.outputDirs.map((d) => `${d}/`).join(' or ')}; set "outputDir" in package.json for another one)`,
+      );
+    outcome.outputDir = outputDir;
+    const copy = await deps.previews.stage(
+      tenant.id,
+      project.project_code,
+      log.id,
+      join(dirs.project, outputDir),
+      {
+        maxBytes: deps.build.maxOutputBytes,
+        maxFiles: deps.build.maxOutputFiles,
+        owner: process.getuid?.() === 0 ? deps.build.uid : undefined,
+      },
     );
-    ok = true;
+    staged = copy.dir;
+    if (copy.files === 0) throw new BuildRefused(`The output directory ${outputDir}/ is empty`);
+    if (copy.skipped.length)
+      out.line(
+        `left out of the preview (not regular files of the build): ${copy.skipped.slice(0, 20).join(', ')}`,
+      );
+    await deps.previews.publish(tenant.id, project.project_code, log.id, copy.dir);
+    staged = null;
+    outcome.preview = true;
+    out.line(`preview: ${copy.files} file(s), ${copy.bytes} bytes from ${outputDir}/ are live`);
+    outcome.ok = true;
   } catch (err) {
-    lines.push(`error: ${(err as Error).message}`);
+    const message =
+      err instanceof BuildRefused || err instanceof OutputTooLargeError ? err.message : String(err);
+    out.line(`error: ${message}`);
+    out.line('the previous preview (if any) stays live');
+    outcome.message = message;
+  } finally {
+    clearInterval(ticker);
+    await flushing;
+    if (staged) await deps.previews.discard(staged).catch(() => {});
+    if (work) await rm(work, { recursive: true, force: true }).catch(() => {});
   }
+  const ok = outcome.ok;
   await db.transaction().execute(async (trx) => {
-    const project = await repo.lockProject(trx, payload.projectId);
-    const status = project ? nextStatus(project.status, ok ? 'rebuild_succeeded' : 'rebuild_failed') : null;
-    const version = project && ok ? bumpVersion(project.version, 'patch') : project?.version;
+    const locked = await repo.lockProject(trx, payload.projectId);
+    const status = locked ? nextStatus(locked.status, ok ? 'rebuild_succeeded' : 'rebuild_failed') : null;
+    const version = locked && ok ? bumpVersion(locked.version, 'patch') : locked?.version;
+    const message = ok
+      ? `Deployed ${version} to ${payload.targetTenant}`
+      : `Rebuild of ${payload.targetTenant} failed: ${outcome.message}`;
+    if (outcome.preview) await deployments.clearPreview(trx, payload.projectId);
     await deployments.finishDeployment(trx, log.id, {
       status: ok ? 'succeeded' : 'failed',
-      message: ok
-        ? `Deployed ${version} to ${payload.targetTenant}`
-        : `Rebuild of ${payload.targetTenant} failed`,
-      log: lines.join('\n'),
+      message: message.slice(0, 2000),
+      log: out.text(),
+      exit_code: outcome.run?.exitCode ?? null,
+      signal: outcome.run?.signal ?? null,
+      timed_out: outcome.run?.timedOut ?? false,
+      duration_ms: outcome.run?.durationMs ?? null,
+      output_dir: outcome.outputDir,
+      preview: outcome.preview,
       ...(version ? { version } : {}),
     });
-    if (!project) return;
+    if (!locked) return;
     if (status)
-      await repo.updateProject(trx, project.id, {
+      await repo.updateProject(trx, locked.id, {
         status,
         ...(ok ? { version: version as string, deployed_at: new Date() } : {}),
       });
     await repo.addChangelog(trx, {
-      project_id: project.id,
+      project_id: locked.id,
       action: ok ? 'deployed' : 'rebuild_failed',
-      description: ok
-        ? `Deployed ${version} to ${payload.targetTenant}`
-        : `Rebuild of ${payload.targetTenant} failed`,
+      description: message.slice(0, 2000),
       changed_by: 'rebuild-worker',
       metadata: {
         deployment_log_id: log.id,
-        from_status: project.status,
-        to_status: status ?? project.status,
+        from_status: locked.status,
+        to_status: status ?? locked.status,
+        exit_code: outcome.run?.exitCode ?? null,
       },
     });
   });
