@@ -15,7 +15,7 @@ COPY . .
 RUN pnpm install --offline --frozen-lockfile
 # The admin panel's static build, served by the admin service under /app.
 RUN pnpm --filter @aplt/admin-web build
-# The storefront's `next build`; its compose service runs `next start` in apps/storefront.
+# The storefront's `next build`; its compose service runs apps/storefront/server.mjs on it.
 RUN pnpm --filter @aplt/storefront build
 
 FROM base AS runtime

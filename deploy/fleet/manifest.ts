@@ -7,7 +7,7 @@ export interface FleetProcess {
   entry: string;
   /** HTTP port, or null for a pure worker process. */
   port: number | null;
-  /** Node arguments instead of `--import tsx <entry>` (the storefront runs `next start`). */
+  /** Node arguments instead of `--import tsx <entry>` (the storefront runs its plain server.mjs). */
   args?: string[];
   /** Working directory, when not the repository root. */
   cwd?: string;
@@ -26,12 +26,14 @@ export const fleetProcesses: FleetProcess[] = [
       entry: `services/${service}/src/server.ts`,
       port: ServicePorts[service],
     })),
-  // The storefront: the `next build` output (deploy/start.sh builds it when missing or stale).
+  // The storefront: the `next build` output (deploy/start.sh builds it when missing or stale),
+  // served by its server.mjs (Next's request handler behind the page cache, as `next start` would
+  // serve it otherwise).
   {
     name: 'storefront',
     service: 'storefront',
-    entry: 'apps/storefront/node_modules/next/dist/bin/next',
-    args: ['node_modules/next/dist/bin/next', 'start', '--hostname', '127.0.0.1'],
+    entry: 'apps/storefront/server.mjs',
+    args: ['server.mjs', '--hostname', '127.0.0.1'],
     cwd: 'apps/storefront',
     port: ServicePorts.storefront,
   },

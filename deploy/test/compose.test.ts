@@ -10,7 +10,7 @@ const compose = parse(readFileSync(new URL('docker-compose.yml', root), 'utf8'),
 
 describe('docker-compose.yml', () => {
   it('runs every service of the fleet from the one image, on its port, after the prepare job', () => {
-    // The storefront (apps/storefront, Next.js) runs `next start`: its own test below.
+    // The storefront (apps/storefront, Next.js) runs its server.mjs: its own test below.
     for (const name of serviceNames.filter((s) => s !== 'storefront')) {
       const svc = compose.services[name];
       expect(svc, name).toBeDefined();
@@ -21,7 +21,7 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('runs the storefront from the same image: next start of its build, on its port, on a fixed address', () => {
+  it('runs the storefront from the same image: server.mjs on its build, on its port, on a fixed address', () => {
     const svc = compose.services.storefront;
     expect(svc).toBeDefined();
     expect(svc.build.args.SERVICE).toBe('storefront');
@@ -29,7 +29,9 @@ describe('docker-compose.yml', () => {
     expect(svc.working_dir).toBe('/app/apps/storefront');
     expect(existsSync(new URL('apps/storefront/package.json', root))).toBe(true);
     const port = String(ServicePorts.storefront);
-    expect(svc.command.slice(0, 3)).toEqual(['node', 'node_modules/next/dist/bin/next', 'start']);
+    // Next's request handler behind the page cache (apps/storefront/server.mjs), not `next start`.
+    expect(svc.command.slice(0, 2)).toEqual(['node', 'server.mjs']);
+    expect(existsSync(new URL('apps/storefront/server.mjs', root))).toBe(true);
     expect(svc.command[svc.command.indexOf('--port') + 1]).toBe(port);
     expect(svc.command[svc.command.indexOf('--hostname') + 1]).toBe('0.0.0.0');
     // The image's health check asks PORT.
@@ -118,7 +120,7 @@ describe('docker-compose.yml', () => {
     expect(dockerfile).toContain('PUPPETEER_SKIP_DOWNLOAD=1');
     // The admin service serves the panel's build under /app: the image must contain it.
     expect(dockerfile).toContain('pnpm --filter @aplt/admin-web build');
-    // The storefront's compose service runs next start on the build made in the image.
+    // The storefront's compose service runs server.mjs on the build made in the image.
     expect(dockerfile).toContain('pnpm --filter @aplt/storefront build');
     expect(dockerfile).toContain('services/${SERVICE}/src/server.ts');
   });

@@ -19,18 +19,26 @@ export interface ShopRequest {
  */
 export async function shopRequest(): Promise<ShopRequest> {
   const h = await headers();
-  const raw = (h.get('x-forwarded-host') ?? h.get('host') ?? '').split(',')[0]!.trim().toLowerCase();
+  return shopRequestFrom((name) => h.get(name));
+}
+
+/**
+ * The same from any request's headers (lower-case names), so the page cache in front of Next
+ * (server.mjs, through the gatekeeper's registry) reads a request exactly as the pages do.
+ */
+export function shopRequestFrom(header: (name: string) => string | null | undefined): ShopRequest {
+  const raw = (header('x-forwarded-host') ?? header('host') ?? '').split(',')[0]!.trim().toLowerCase();
   const shopHost = raw.replace(/:\d+$/, '').replace(/\.$/, '');
   const domain = runtimeEnv.proxyDomain();
   const match = new RegExp(`^shop\\.([a-z0-9-]+)\\.${domain.replace(/\./g, '\\.')}$`).exec(shopHost);
   const tenantId = match?.[1] ?? 'unknown';
-  const forwarded = h.get('x-forwarded-for');
+  const forwarded = header('x-forwarded-for');
   const visitorIp = forwarded ? forwarded.split(',').pop()!.trim() : undefined;
   return {
     shopHost,
     apiHost: `${tenantId}.${domain}`,
     tenantId,
     visitorIp,
-    assertion: h.get('x-access-assertion') ?? undefined,
+    assertion: header('x-access-assertion') ?? undefined,
   };
 }

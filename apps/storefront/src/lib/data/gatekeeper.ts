@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { runtimeEnv } from '../env';
-import { shopRequest } from '../tenant';
+import { type ShopRequest, shopRequest, shopRequestFrom } from '../tenant';
 
 export type AccessStatus = 'approved' | 'pending' | 'rejected' | 'none';
 export interface AccessCheck {
@@ -20,8 +20,8 @@ export interface AccessCheck {
 async function relay(
   path: string,
   init: { method: 'GET' | 'POST'; body?: unknown },
+  req: ShopRequest,
 ): Promise<{ status: number; json: () => Promise<unknown> }> {
-  const req = await shopRequest();
   if (!req.assertion)
     throw new Error('no access assertion on this request: is the storefront behind the proxy?');
   // undici's request() sends the Host header it is given (fetch would drop it).
@@ -43,17 +43,49 @@ async function relay(
  * (default 5): every shop page asks, and a visitor browsing asks again within a second. Never a
  * refusal or a pending state, so an approval opens the shop at once; a withdrawn approval closes it
  * within those seconds. Only for a request that carries the proxy's assertion, as the relay needs.
+ *
+ * The map lives in a `globalThis` registry because the page cache in front of Next (server.mjs,
+ * plain Node in the same process) serves a cached page only to a visitor this map admits now,
+ * and asks check() before it lets any other visitor's shop request reach Next (src/instrumentation.ts
+ * loads this module at start-up, so the registry is there before the first request). One map, one
+ * check.
  */
-const admitted = new Map<string, { answer: AccessCheck; expires: number }>();
+interface ApprovalRegistry {
+  admitted: Map<string, { answer: AccessCheck; expires: number }>;
+  /** Whether the visitor of a request with these headers holds a live approval here. */
+  admits(header: (name: string) => string | null | undefined): boolean;
+  /** checkAccess() for a request with these headers (outside Next's request scope). */
+  check(header: (name: string) => string | null | undefined): Promise<AccessCheck>;
+}
+const REGISTRY = Symbol.for('aplt.storefront.gatekeeper-approvals');
+const registry = ((globalThis as Record<symbol, unknown>)[REGISTRY] ??= {
+  admitted: new Map(),
+  admits(header) {
+    const key = admittedKey(shopRequestFrom(header));
+    const hit = key ? this.admitted.get(key) : undefined;
+    return hit !== undefined && hit.expires > Date.now() && hit.answer.has_access;
+  },
+  check: (header) => checkAccessFor(shopRequestFrom(header)),
+} satisfies ApprovalRegistry) as ApprovalRegistry;
+const admitted = registry.admitted;
+
+function admittedKey(req: ShopRequest): string | undefined {
+  return req.visitorIp && req.assertion && runtimeEnv.accessCacheSeconds() > 0
+    ? `${req.shopHost} ${req.visitorIp}`
+    : undefined;
+}
 
 export async function checkAccess(): Promise<AccessCheck> {
-  const req = await shopRequest();
+  return checkAccessFor(await shopRequest());
+}
+
+async function checkAccessFor(req: ShopRequest): Promise<AccessCheck> {
   const ttl = runtimeEnv.accessCacheSeconds() * 1000;
-  const key = req.visitorIp && req.assertion && ttl > 0 ? `${req.shopHost} ${req.visitorIp}` : undefined;
+  const key = admittedKey(req);
   const now = Date.now();
   const hit = key ? admitted.get(key) : undefined;
   if (hit && hit.expires > now) return hit.answer;
-  const res = await relay('/store/access-check', { method: 'GET' });
+  const res = await relay('/store/access-check', { method: 'GET' }, req);
   const body = (await res.json()) as AccessCheck;
   if (res.status !== 200) throw new Error(`access-check answered ${res.status}: ${JSON.stringify(body)}`);
   if (key) {
@@ -75,7 +107,7 @@ export interface AccessRequestInput {
 export async function requestAccess(
   input: AccessRequestInput,
 ): Promise<{ ok: true } | { ok: false; status: number; message: string }> {
-  const res = await relay('/store/access-request', { method: 'POST', body: input });
+  const res = await relay('/store/access-request', { method: 'POST', body: input }, await shopRequest());
   const body = (await res.json().catch(() => ({}))) as { message?: string };
   if (res.status === 201 || res.status === 200) return { ok: true };
   return { ok: false, status: res.status, message: body.message ?? `HTTP ${res.status}` };
