@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { sql } from '@aplt/db';
 import { allFeaturesClient } from '@aplt/licensing';
 import { buildApp as buildAuthApp } from '@aplt/service-auth/app';
 import { loadConfig as loadAuthConfig } from '@aplt/service-auth/config';
@@ -15,7 +16,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { seedCatalog, testEnv } from './fixtures';
+import { customerToken, seedCatalog, testEnv } from './fixtures';
 import { addCustomer, adminClient, until, useTempStores } from './store-fixtures';
 
 type Who = Awaited<ReturnType<typeof addCustomer>>;
@@ -600,17 +601,34 @@ describe('store: carts and the quotation request', () => {
     expect(mine.data.map((x: any) => x.id)).toContain(q.id);
     const pietsQuotes = (await req('GET', '/store/aplt/quotes', { token: piet.token })).json();
     expect(pietsQuotes.data.map((x: any) => x.id)).not.toContain(q.id);
-    // Without an aplt record the quotation is the shop account's by e-mail.
+    // A shop account without a customer record (and without names in its profile) gets one from
+    // what the request says; the quotation is the account's.
     const loesCart = (await req('GET', '/store/carts/mine', { token: loes.token })).json().cart;
     const lq = await req('POST', `/store/carts/${loesCart.id}/quote-request`, {
       token: loes.token,
-      body: { name: 'Loes Smit', company: 'Smit VOF' },
+      body: { name: 'Loes van der Smit', company: 'Smit VOF', phone: '030 123 4567' },
     });
     expect(lq.statusCode, lq.body).toBe(201);
     expect(lq.json().quotation).toMatchObject({
       customer_email: 'loes@smit.test',
-      customer_name: 'Loes Smit',
+      customer_name: 'Loes van der Smit',
+      customer_company: 'Smit VOF',
     });
+    const loesRecord = await aplt()
+      .selectFrom('aplt_customers')
+      .selectAll()
+      .where('email', '=', 'loes@smit.test')
+      .executeTakeFirstOrThrow();
+    expect(loesRecord).toMatchObject({
+      first_name: 'Loes',
+      last_name: 'van der Smit',
+      company: 'Smit VOF',
+      phone: '030 123 4567',
+      commerce_customer_id: 'cus_loes',
+    });
+    expect((await admin('GET', `/admin/aplt/quotations/${lq.json().quotation.id}`)).customer_id).toBe(
+      Number(loesRecord.id),
+    );
     const loesQuotes = (await req('GET', '/store/aplt/quotes', { token: loes.token })).json();
     expect(loesQuotes.data.map((x: any) => x.id)).toEqual([lq.json().quotation.id]);
     // After the request the customer gets a fresh cart.
@@ -623,6 +641,135 @@ describe('store: carts and the quotation request', () => {
       body: {},
     });
     expect(empty.statusCode).toBe(422);
+  });
+
+  it("a signed-in customer's request makes their customer record from the shop account, once: a second request reuses it, a guest's makes none", async () => {
+    const commerce = fleet.tenantDbs.get('acme')!.commerce.db;
+    await commerce
+      .insertInto('customer')
+      .values({
+        id: 'cus_rianne',
+        email: 'Rianne@Reiziger.test',
+        first_name: 'Rianne',
+        last_name: 'Reiziger',
+        company_name: 'Reiziger Events BV',
+        phone: '+31 6 1111 2222',
+        has_account: true,
+        metadata: JSON.stringify({ preferred_language: 'de' }),
+      })
+      .execute();
+    const token = await customerToken('acme', 'cus_rianne');
+    const records = () =>
+      aplt()
+        .selectFrom('aplt_customers')
+        .selectAll()
+        .where(sql`lower(email)`, '=', 'rianne@reiziger.test')
+        .execute();
+    expect(await records()).toEqual([]);
+
+    const first = (await req('POST', '/store/carts', { token })).json().cart;
+    await add(first.id, { sku: '200-02', quantity: 25 }, token);
+    // The request's own words do not overrule the account's names in the record.
+    const res = await req('POST', `/store/carts/${first.id}/quote-request`, {
+      token,
+      body: { remark: 'Graag snel', name: 'Someone Else' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const [record, ...more] = await records();
+    expect(more).toEqual([]);
+    expect(record).toMatchObject({
+      email: 'rianne@reiziger.test',
+      first_name: 'Rianne',
+      last_name: 'Reiziger',
+      company: 'Reiziger Events BV',
+      phone: '+31 6 1111 2222',
+      language: 'de',
+      commerce_customer_id: 'cus_rianne',
+      is_active: true,
+    });
+    expect(record!.customer_number).toMatch(/^K\d{4,}$/);
+    const q = await admin('GET', `/admin/aplt/quotations/${res.json().quotation.id}`);
+    expect(q).toMatchObject({
+      customer_id: Number(record!.id),
+      customer_email: 'rianne@reiziger.test',
+      customer_company: 'Reiziger Events BV',
+    });
+    // Staff see it as an ordinary record, with the quotation among its documents.
+    const staffView = await admin('GET', `/admin/aplt/customers/${record!.id}`);
+    expect(staffView.document_counts.quotations).toBe(1);
+    const audit = await aplt()
+      .selectFrom('aplt_audit_log')
+      .selectAll()
+      .where('entity_type', '=', 'customer')
+      .where('entity_id', '=', record!.id)
+      .execute();
+    expect(audit).toMatchObject([
+      { action: 'customer.create', actor_type: 'customer', actor: 'rianne@reiziger.test' },
+    ]);
+
+    // A second request reuses the record.
+    const second = (await req('POST', '/store/carts', { token })).json().cart;
+    await add(second.id, { sku: '100-01', quantity: 100 }, token);
+    const again = await req('POST', `/store/carts/${second.id}/quote-request`, { token, body: {} });
+    expect(again.statusCode, again.body).toBe(201);
+    expect((await admin('GET', `/admin/aplt/quotations/${again.json().quotation.id}`)).customer_id).toBe(
+      Number(record!.id),
+    );
+    expect(await records()).toHaveLength(1);
+    const mine = (await req('GET', '/store/aplt/quotes', { token })).json();
+    expect(mine.data.map((x: any) => x.id).sort()).toEqual(
+      [res.json().quotation.id, again.json().quotation.id].sort(),
+    );
+
+    // A guest's request stays without a customer record (staff decide) and makes none.
+    const guest = await newCart();
+    await add(guest.id, { sku: '200-02', quantity: 5 });
+    const g = await req('POST', `/store/carts/${guest.id}/quote-request`, {
+      body: { name: 'Guus Gast', email: 'guus@gast.test', company: 'Gast BV' },
+    });
+    expect(g.statusCode, g.body).toBe(201);
+    expect((await admin('GET', `/admin/aplt/quotations/${g.json().quotation.id}`)).customer_id).toBeNull();
+    expect(
+      await aplt().selectFrom('aplt_customers').select('id').where('email', '=', 'guus@gast.test').execute(),
+    ).toEqual([]);
+  });
+
+  it('concurrent first requests of one signed-in customer make one customer record and name it in every quotation', async () => {
+    const commerce = fleet.tenantDbs.get('acme')!.commerce.db;
+    await commerce
+      .insertInto('customer')
+      .values({
+        id: 'cus_tess',
+        email: 'tess@tuin.test',
+        first_name: 'Tess',
+        company_name: 'Tuin BV',
+        has_account: true,
+      })
+      .execute();
+    const token = await customerToken('acme', 'cus_tess');
+    // Guest carts answer to anyone with their id, so one customer can request several at once.
+    const carts = await Promise.all(Array.from({ length: 6 }, () => newCart()));
+    for (const c of carts) await add(c.id, { sku: '200-02', quantity: 10 });
+    const answers = await Promise.all(
+      carts.map((c) => req('POST', `/store/carts/${c.id}/quote-request`, { token, body: {} })),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(6).fill(201));
+    const records = await aplt()
+      .selectFrom('aplt_customers')
+      .select(['id', 'customer_number', 'company'])
+      .where('email', '=', 'tess@tuin.test')
+      .execute();
+    expect(records).toMatchObject([{ company: 'Tuin BV' }]);
+    const ids = await aplt()
+      .selectFrom('aplt_quotation_headers')
+      .select('customer_id')
+      .where(
+        'id',
+        'in',
+        answers.map((r) => r.json().quotation.id),
+      )
+      .execute();
+    expect(ids.map((r) => Number(r.customer_id))).toEqual(Array(6).fill(Number(records[0]!.id)));
   });
 
   it('concurrency: parallel line adds all land; parallel quotation requests make exactly one quotation', async () => {

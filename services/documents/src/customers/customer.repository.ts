@@ -104,6 +104,30 @@ export async function insertCustomer(db: Kysely<any>, values: Record<string, unk
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * A new customer unless a unique value is taken (the e-mail, case-insensitively, or the commerce
+ * customer): then nothing is inserted and the answer is undefined. A concurrent insert of the
+ * same e-mail makes this one wait for it and then do nothing, so two callers never make two.
+ */
+export async function insertCustomerUnlessTaken(db: Kysely<any>, values: Record<string, unknown>) {
+  return db
+    .insertInto('aplt_customers')
+    .values(values)
+    .onConflict((oc) => oc.doNothing())
+    .returning(['id'])
+    .executeTakeFirst();
+}
+
+export async function customerIdByCommerceId(db: Kysely<any>, commerceCustomerId: string) {
+  return (
+    await db
+      .selectFrom('aplt_customers')
+      .select('id')
+      .where('commerce_customer_id', '=', commerceCustomerId)
+      .executeTakeFirst()
+  )?.id as number | undefined;
+}
+
 export async function updateCustomer(db: Kysely<any>, id: number, values: Record<string, unknown>) {
   return db
     .updateTable('aplt_customers')

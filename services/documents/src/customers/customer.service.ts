@@ -3,8 +3,9 @@ import { conflict, notFound, unprocessable } from '@aplt/http';
 import { invoiceState } from '../invoices/invoice.service';
 import { recordAudit } from '../shared/audit.service';
 import { today } from '../shared/context';
+import { type CustomerRow, findCustomer, findCustomerByEmail } from '../shared/customer.repository';
 import { inTransaction } from '../shared/in-transaction';
-import type { CreateCustomerInput, UpdateCustomerInput } from './customer.schemas';
+import { type CreateCustomerInput, customerFields, type UpdateCustomerInput } from './customer.schemas';
 import * as repo from './customer.repository';
 import { vatNumberProblem } from './vat-number';
 
@@ -194,6 +195,76 @@ export async function removeCustomer(db: Kysely<any>, id: number, who: Actor) {
       throw conflict('The customer is referenced by bookkeeping records and cannot be deleted');
     throw err;
   }
+}
+
+/** What the shop knows of a signed-in customer (their commerce account), to start a customer record from. */
+export interface ShopProfile {
+  commerce_customer_id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  company: string | null;
+  phone: string | null;
+  language: string | null;
+}
+
+/**
+ * The tenant's customer record of a signed-in shop customer, made from their profile when there
+ * is none (issue #15: invoicing needs one, and staff had to make it by hand). Call it inside the
+ * transaction of the document that needs it, so the record exists exactly when the document does.
+ *
+ * The record is the one with the caller's e-mail (case-insensitive), the same rule by which the
+ * customer routes decide what is the caller's. A new one gets the next customer number under the
+ * numbering lock (which also makes concurrent first requests of one customer wait for each
+ * other), and the insert does nothing when the e-mail is taken meanwhile (unique index on
+ * lower(email)): then the record that took it is the answer. Profile values the staff form would
+ * refuse are left out; a record that cannot be made (an e-mail the table refuses, or one held by
+ * a deleted record) answers undefined and the document stays without one, as a guest's does.
+ */
+export async function shopCustomerFor(
+  trx: Kysely<any>,
+  profile: ShopProfile,
+  who: Omit<Actor, 'actor'>,
+): Promise<CustomerRow | undefined> {
+  const existing = await findCustomerByEmail(trx, profile.email);
+  if (existing) return existing;
+  const values = shopCustomerColumns(profile);
+  if (!values) return undefined;
+  await repo.lockCustomerNumbers(trx);
+  // A concurrent request of the same customer held the lock until it committed its record.
+  const made = await findCustomerByEmail(trx, profile.email);
+  if (made) return made;
+  // The commerce customer links one record; one already linked (an e-mail changed since) keeps it.
+  if ((await repo.customerIdByCommerceId(trx, profile.commerce_customer_id)) === undefined)
+    values.commerce_customer_id = profile.commerce_customer_id;
+  values.customer_number = await repo.nextCustomerNumber(trx);
+  const row = await repo.insertCustomerUnlessTaken(trx, values);
+  if (!row) return findCustomerByEmail(trx, profile.email);
+  await recordAudit(trx, {
+    ...audit({ ...who, actor: profile.email }, 'customer.create', row.id as number, values),
+    actor_type: 'customer',
+  });
+  return findCustomer(trx, row.id as number);
+}
+
+/** The profile as customer columns, each checked as the staff form checks it (a bad one is left out). */
+function shopCustomerColumns(profile: ShopProfile): Record<string, unknown> | undefined {
+  const email = customerFields.shape.email.safeParse(profile.email);
+  if (!email.success || !email.data) return undefined;
+  const values: Record<string, unknown> = { email: email.data, metadata: JSON.stringify({ origin: 'shop' }) };
+  const optional = {
+    first_name: profile.first_name,
+    last_name: profile.last_name,
+    company: profile.company,
+    phone: profile.phone,
+    language: profile.language,
+  };
+  for (const [k, v] of Object.entries(optional)) {
+    if (v === null || v === undefined) continue;
+    const parsed = customerFields.shape[k as keyof typeof optional].safeParse(v);
+    if (parsed.success && parsed.data !== null && parsed.data !== undefined) values[k] = parsed.data;
+  }
+  return values;
 }
 
 function audit(who: Actor, action: string, id: number, changes: unknown) {

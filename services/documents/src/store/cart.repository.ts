@@ -230,3 +230,30 @@ export async function quotationStaffAddresses(
     .execute();
   return users.map((u) => u.email as string);
 }
+
+/** The commerce account of a signed-in customer (the commerce database), to start their customer record from. */
+export async function commerceProfile(commerce: Db, customerRef: string) {
+  return commerce
+    .selectFrom('customer')
+    .select([
+      'email',
+      'first_name',
+      'last_name',
+      'company_name',
+      'phone',
+      sql<string | null>`metadata->>'preferred_language'`.as('preferred_language'),
+    ])
+    .where('id', '=', customerRef)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst() as Promise<
+    | {
+        email: string | null;
+        first_name: string | null;
+        last_name: string | null;
+        company_name: string | null;
+        phone: string | null;
+        preferred_language: string | null;
+      }
+    | undefined
+  >;
+}

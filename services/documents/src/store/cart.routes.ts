@@ -229,7 +229,7 @@ export function registerCartRoutes(app: App, ctx: DocumentsContext, deps: { noti
       schema: {
         tags,
         summary:
-          'Turn the cart into a quotation (source web): a guest gives name, email, company (phone, remark optional). A second request answers 409 with the same quotation',
+          'Turn the cart into a quotation (source web): a guest gives name, email, company (phone, remark optional); a signed-in customer’s names their customer record, made from the shop account when the tenant has none. A second request answers 409 with the same quotation',
         params: cartIdParam,
         body: quoteRequestBody,
         response: { ...storeErrors, 201: z.object({ quotation: storeRecord }), 409: errorBody },
@@ -238,11 +238,18 @@ export function registerCartRoutes(app: App, ctx: DocumentsContext, deps: { noti
     async (request, reply) => {
       const who = await shopper(ctx, request);
       const aplt = apltDb(ctx, request);
-      const quotation = await carts.requestQuotation(aplt, ctx.config, who, request.params.id, request.body, {
-        ip: request.ip,
-        requestId: request.id,
-        userAgent: request.headers['user-agent'] ?? null,
-      });
+      // A signed-in customer without a customer record gets one from their shop account.
+      const account =
+        who && !who.caller.customer ? await carts.shopperProfile(commerceDb(ctx, request), who) : null;
+      const quotation = await carts.requestQuotation(
+        aplt,
+        ctx.config,
+        who,
+        request.params.id,
+        request.body,
+        { ip: request.ip, requestId: request.id, userAgent: request.headers['user-agent'] ?? null },
+        account,
+      );
       const view = carts.requestedQuotationView(quotation);
       // The request is stored and audited; a mail that cannot be queued is logged, not the shopper's problem.
       try {

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from '@aplt/db';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '@aplt/http';
 import type { Config } from '../config';
+import { type ShopProfile, shopCustomerFor } from '../customers/customer.service';
 import { proposePrice } from '../quotations/price-proposal.service';
 import { createQuotationBody } from '../quotations/quotation.schemas';
 import { createQuotation } from '../quotations/quotation.service';
@@ -378,12 +379,39 @@ export async function transferCart(db: Kysely<any>, config: Config, who: Shopper
 
 // ---- The quotation request -----------------------------------------------------------------
 
+export type CommerceProfile = NonNullable<Awaited<ReturnType<typeof repo.commerceProfile>>>;
+
+/** The signed-in customer's shop account (commerce database), to start their customer record from. */
+export async function shopperProfile(commerce: Kysely<any>, who: Shopper): Promise<CommerceProfile | null> {
+  return (await repo.commerceProfile(commerce, who.ref)) ?? null;
+}
+
+/**
+ * The customer record's starting values: the shop account's, else what the request says (a
+ * request's name is split at its first space: "Jan van der Berg" is Jan / van der Berg).
+ */
+function profileOf(who: Shopper, account: CommerceProfile | null, input: QuoteRequestInput): ShopProfile {
+  const [first, ...rest] = (input.name ?? '').trim().split(/\s+/);
+  const named = Boolean(account?.first_name || account?.last_name);
+  return {
+    commerce_customer_id: who.ref,
+    email: who.caller.email,
+    first_name: named ? (account?.first_name ?? null) : first || null,
+    last_name: named ? (account?.last_name ?? null) : rest.join(' ') || null,
+    company: account?.company_name || input.company || null,
+    phone: account?.phone || input.phone || null,
+    language: account?.preferred_language || input.lang || null,
+  };
+}
+
 /**
  * Turns the cart into a quotation (source `web`) through the quotation service and its
  * numbering, in one transaction with the cart's completion and the audit row. The cart row is
  * locked first: a second request (also a concurrent one) waits, then finds the cart completed
- * and answers 409 naming the same quotation. A guest gives name, e-mail and company; a signed-in
- * customer's quotation is addressed to them (their aplt customer when there is one).
+ * and answers 409 naming the same quotation. A guest gives name, e-mail and company (staff
+ * decide which customer it is); a signed-in customer's quotation is addressed to them and names
+ * their customer record, which is made from their shop account in the same transaction when
+ * the tenant has none yet (staff can price, confirm and invoice it without making one by hand).
  */
 export async function requestQuotation(
   db: Kysely<any>,
@@ -392,6 +420,7 @@ export async function requestQuotation(
   id: string,
   input: QuoteRequestInput,
   meta: RequestMeta,
+  account: CommerceProfile | null = null,
 ) {
   if (!who) {
     const missing = (['name', 'email', 'company'] as const).filter((k) => !input[k]);
@@ -400,7 +429,7 @@ export async function requestQuotation(
         issues: missing.map((k) => ({ path: `body.${k}`, message: 'Required' })),
       });
   }
-  const customer = who?.caller.customer;
+  let customer = who?.caller.customer;
   return db.transaction().execute(async (trx) => {
     const cart = await repo.lockCart(trx, id);
     if (!reachable(cart, who)) throw notFoundCart(id);
@@ -423,6 +452,12 @@ export async function requestQuotation(
     if (unpriced.length)
       throw unprocessable('Some lines can no longer be priced; remove them first', {
         lines: unpriced.map((p) => ({ id: p.line.id, sku: p.line.sku, message: p.error })),
+      });
+    if (who && !customer)
+      customer = await shopCustomerFor(trx, profileOf(who, account, input), {
+        ip: meta.ip,
+        user_agent: meta.userAgent,
+        request_id: meta.requestId,
       });
     const name =
       input.name ?? (customer ? [customer.first_name, customer.last_name].filter(Boolean).join(' ') : '');
