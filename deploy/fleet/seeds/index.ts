@@ -7,6 +7,7 @@ import { seedPortal } from './portal';
 import { seedLogoModal } from './logo-modal';
 import { seedTenants } from './tenants';
 import { seedDocuments } from './documents';
+import { seedDevProjects } from './devprojects';
 
 export interface SeedContext {
   server: PgServer;
@@ -45,4 +46,5 @@ export const seedSteps: SeedStep[] = [
   { name: 'logo modal demo products', run: seedLogoModal },
   { name: 'catalog', run: seedCatalog },
   { name: 'portal users and ticket', run: seedPortal },
+  { name: 'demo dev project', run: seedDevProjects },
 ];
