@@ -133,7 +133,7 @@ export async function startStorefrontFleet(tenants = 'master,acme'): Promise<Ben
       NEXT_PUBLIC_GATEKEEPER_ENABLED: 'true',
       LICENSE_CACHE_DIR: join(work, 'cache'),
       FILE_STORE_DIR: join(work, 'files'),
-      DEVPROJECTS_REPO_DIR: join(work, 'repo'),
+      DEVPROJECTS_GIT_DIR: join(work, 'repos'),
       FLEET_MAIL_DIR: join(work, 'mail'),
       FLEET_SECRETS_FILE: join(work, 'secrets.env'),
     },

@@ -72,7 +72,7 @@ export async function startFleetFixture(
       FLEET_TENANTS: tenants,
       LICENSE_CACHE_DIR: join(work, 'cache'),
       FILE_STORE_DIR: join(work, 'files'),
-      DEVPROJECTS_REPO_DIR: join(work, 'repo'),
+      DEVPROJECTS_GIT_DIR: join(work, 'repos'),
       FLEET_MAIL_DIR: mailDir,
       FLEET_SECRETS_FILE: secretsFile,
       LOG_LEVEL: 'warn',

@@ -46,7 +46,7 @@ describe('the start command brings the whole fleet up behind the proxy', () => {
         FLEET_TENANTS: 'master,pim,acme,globex',
         LICENSE_CACHE_DIR: join(work, 'cache'),
         FILE_STORE_DIR: join(work, 'files'),
-        DEVPROJECTS_REPO_DIR: join(work, 'repo'),
+        DEVPROJECTS_GIT_DIR: join(work, 'repos'),
         FLEET_MAIL_DIR: mailDir,
         FLEET_SECRETS_FILE: join(work, 'secrets.env'),
         LOG_LEVEL: 'warn',

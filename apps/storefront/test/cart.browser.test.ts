@@ -132,7 +132,7 @@ describe('storefront cart and logo configurator through the proxy', () => {
         NEXT_PUBLIC_TENANT_FEATURES: 'products,quotations,orders,invoices,designer_external',
         LICENSE_CACHE_DIR: join(work, 'cache'),
         FILE_STORE_DIR: join(work, 'files'),
-        DEVPROJECTS_REPO_DIR: join(work, 'repo'),
+        DEVPROJECTS_GIT_DIR: join(work, 'repos'),
         FLEET_MAIL_DIR: join(work, 'mail'),
         FLEET_SECRETS_FILE: join(work, 'secrets.env'),
         LOG_LEVEL: 'warn',

@@ -213,7 +213,7 @@ describe("issue #15's customer journey on the demo shop host, through the proxy"
         NEXT_PUBLIC_TENANT_FEATURES: '',
         LICENSE_CACHE_DIR: join(work, 'cache'),
         FILE_STORE_DIR: join(work, 'files'),
-        DEVPROJECTS_REPO_DIR: join(work, 'repo'),
+        DEVPROJECTS_GIT_DIR: join(work, 'repos'),
         FLEET_MAIL_DIR: mailDir,
         FLEET_SECRETS_FILE: join(work, 'secrets.env'),
         LOG_LEVEL: 'warn',

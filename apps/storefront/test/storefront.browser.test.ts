@@ -84,7 +84,7 @@ describe('storefront on the shop host through the proxy', () => {
         NEXT_PUBLIC_GATEKEEPER_ENABLED: 'true',
         LICENSE_CACHE_DIR: join(work, 'cache'),
         FILE_STORE_DIR: join(work, 'files'),
-        DEVPROJECTS_REPO_DIR: join(work, 'repo'),
+        DEVPROJECTS_GIT_DIR: join(work, 'repos'),
         FLEET_MAIL_DIR: join(work, 'mail'),
         FLEET_SECRETS_FILE: join(work, 'secrets.env'),
         LOG_LEVEL: 'warn',
