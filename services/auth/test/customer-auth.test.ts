@@ -73,6 +73,8 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
       password: PASSWORD,
       first_name: 'Jane',
       company_name: 'Jane BV',
+      // The storefront page's language: Jane's account e-mails are English from now on.
+      lang: 'en',
     });
     expect(reg.statusCode).toBe(201);
     expect(reg.json()).toMatchObject({
@@ -87,8 +89,9 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
 
     const mail = await nextMail('confirm your e-mail', 0);
     const link = mail.parsed.text!.match(/http\S+\/verify-email\?token=\S+/)![0];
-    // The storefront URL of the registry, whatever Host the request came with.
+    // The storefront URL of the registry, whatever Host the request came with, and the language.
     expect(link.startsWith(`${storeUrlOf('shop')}/verify-email?token=`)).toBe(true);
+    expect(new URL(link).searchParams.get('lang')).toBe('en');
     const token = new URL(link).searchParams.get('token')!;
     expect((await post('/store/customers/verify-email', { token: 'not-a-token' })).statusCode).toBe(400);
     const verified = await post('/store/customers/verify-email', { token });
@@ -140,7 +143,7 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
     ).toBe(400);
     const created = await post(
       '/store/customers',
-      { email: other, first_name: 'Med' },
+      { email: other, first_name: 'Med', lang: 'de' },
       { authorization: `Bearer ${token}` },
     );
     expect(created.statusCode).toBe(200);
@@ -148,8 +151,13 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
     expect(
       (await post('/store/customers', { email: other }, { authorization: `Bearer ${token}` })).statusCode,
     ).toBe(409);
+    // Medusa's second step takes the page's language too: German here.
     await sink.waitFor(
-      (m) => m.envelope.to.includes(other) && !!m.parsed.subject?.includes('confirm your e-mail'),
+      (m) =>
+        m.envelope.to.includes(other) &&
+        !!m.parsed.subject?.includes('Bestätigen Sie Ihre E-Mail-Adresse') &&
+        !!m.parsed.text?.includes('verify-email?token=') &&
+        !!m.parsed.text?.includes('&lang=de'),
     );
     // Not verified yet: no session.
     expect(
@@ -285,5 +293,83 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
     expect(
       (await post('/auth/customer/emailpass', { email: EMAIL, password: 'Cust-New-Pass-11' })).statusCode,
     ).toBe(200);
+  });
+
+  it("sends account e-mails in the customer's language: preferred, else the page's, else the tenant's, else Dutch", async () => {
+    const mailTo = (to: string, seen = 0) =>
+      sink.waitFor(
+        (m) =>
+          m.envelope.to.includes(to) &&
+          sink.messages.filter((x) => x.envelope.to.includes(to)).indexOf(m) >= seen,
+      );
+    const countTo = (to: string) => sink.messages.filter((m) => m.envelope.to.includes(to)).length;
+    const password = 'Taal-Password-2026';
+    expect(
+      (await post('/store/customers', { email: 'fr@taal.localhost', password, lang: 'fr' })).statusCode,
+    ).toBe(400);
+
+    // Dutch from a Dutch page: subject, text and the link's language.
+    const nl = 'nl@taal.localhost';
+    expect((await post('/store/customers', { email: nl, password, lang: 'nl' })).statusCode).toBe(201);
+    const nlMail = await mailTo(nl);
+    expect(nlMail.parsed.subject).toBe('shop: bevestig uw e-mailadres');
+    expect(nlMail.parsed.text).toContain('Welkom! Bevestig uw e-mailadres om uw account te gebruiken.');
+    expect(nlMail.parsed.html).toContain('E-mailadres bevestigen');
+    const link = new URL(nlMail.parsed.text!.match(/http\S+\/verify-email\?\S+/)![0]);
+    expect(link.searchParams.get('lang')).toBe('nl');
+    await post('/store/customers/verify-email', { token: link.searchParams.get('token')! });
+    // The login code follows the preferred language (Dutch), not the page it is asked from.
+    const session = (await post('/auth/customer/emailpass', { email: nl, password })).json().token as string;
+    expect(
+      (await post('/store/customer/2fa', { enabled: true }, { authorization: `Bearer ${session}` }))
+        .statusCode,
+    ).toBe(200);
+    let seen = countTo(nl);
+    const pending = await post('/auth/customer/emailpass', { email: nl, password, lang: 'en' });
+    expect(pending.json()).toMatchObject({ otp_required: true });
+    const code = await mailTo(nl, seen);
+    expect(code.parsed.subject).toMatch(/^shop: uw inlogcode \d{6}$/);
+    expect(code.parsed.text).toMatch(/Uw inlogcode is \d{6}\.\n.*Deel hem nooit met iemand\./s);
+    seen = countTo(nl);
+    const resent = await post(
+      '/store/auth/otp',
+      { email: nl, resend: true, lang: 'de' },
+      { authorization: `Bearer ${pending.json().otp_token}` },
+    );
+    expect(resent.statusCode).toBe(202);
+    expect((await mailTo(nl, seen)).parsed.subject).toMatch(/^shop: uw inlogcode \d{6}$/);
+
+    // German from a German page, and the reset e-mail too.
+    const de = 'de@taal.localhost';
+    expect((await post('/store/customers', { email: de, password, lang: 'de' })).statusCode).toBe(201);
+    const deMail = await mailTo(de);
+    expect(deMail.parsed.subject).toBe('shop: Bestätigen Sie Ihre E-Mail-Adresse');
+    expect(deMail.parsed.text).toContain('Willkommen! Bestätigen Sie Ihre E-Mail-Adresse');
+    expect(
+      new URL(deMail.parsed.text!.match(/http\S+\/verify-email\?\S+/)![0]).searchParams.get('lang'),
+    ).toBe('de');
+    seen = countTo(de);
+    expect((await post('/auth/customer/emailpass/reset-password', { identifier: de })).statusCode).toBe(201);
+    const reset = await mailTo(de, seen);
+    expect(reset.parsed.subject).toBe('shop: Passwort zurücksetzen');
+    expect(reset.parsed.text).toContain('Der Link funktioniert einmal und läuft in');
+    expect(reset.parsed.text).toMatch(/Neues Passwort wählen: http\S+\/reset-password\?token=/);
+
+    // No language anywhere: Dutch; with the tenant's default brand in German: German. The resend
+    // of a customer without a preferred language takes the page's.
+    const plain = 'plain@taal.localhost';
+    expect((await post('/store/customers', { email: plain, password })).statusCode).toBe(201);
+    expect((await mailTo(plain)).parsed.subject).toBe('shop: bevestig uw e-mailadres');
+    seen = countTo(plain);
+    await post('/store/customers/verify-email/resend', { email: plain, lang: 'en' });
+    expect((await mailTo(plain, seen)).parsed.subject).toBe('shop: confirm your e-mail address');
+    await fleet.tenantDbs
+      .get('shop')!
+      .aplt.db.insertInto('aplt_brands')
+      .values({ code: 'shop', name: 'Shop', is_default: true, default_language: 'de' })
+      .execute();
+    seen = countTo(plain);
+    await post('/store/customers/verify-email/resend', { email: plain });
+    expect((await mailTo(plain, seen)).parsed.subject).toBe('shop: Bestätigen Sie Ihre E-Mail-Adresse');
   });
 });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AuthDeps } from '../shared/deps';
 import { loginRateLimit } from '../shared/rate-limit';
 import { bearerToken } from '../shared/request-helpers';
+import { MAIL_LANGUAGES } from '../shared/mail-templates';
 import { adminLogin, requestPasswordReset, updatePasswordWithToken } from './emailpass.service';
 
 export interface PasswordSyncTrigger {
@@ -41,11 +42,22 @@ export function emailpassRoutes(app: App, deps: AuthDeps, sync: PasswordSyncTrig
     '/auth/:actor_type/:auth_provider/reset-password',
     {
       config: loginRateLimit(deps.config),
-      schema: { params: actorParams, body: z.object({ identifier: z.string().min(1).max(320) }) },
+      schema: {
+        params: actorParams,
+        // lang: the storefront page's language, for a customer without a preferred one (staff: English).
+        body: z.object({ identifier: z.string().min(1).max(320), lang: z.enum(MAIL_LANGUAGES).optional() }),
+      },
     },
     async (request, reply) => {
       const { actor_type, auth_provider } = request.params;
-      await requestPasswordReset(deps, request.tenant, actor_type, auth_provider, request.body.identifier);
+      await requestPasswordReset(
+        deps,
+        request.tenant,
+        actor_type,
+        auth_provider,
+        request.body.identifier,
+        request.body.lang,
+      );
       return reply.status(201).send();
     },
   );

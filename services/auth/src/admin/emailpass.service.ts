@@ -10,7 +10,9 @@ import {
   replaceResetToken,
   setPasswordHash,
 } from '../shared/identity.repository';
-import { resetPasswordMail } from '../shared/mail-templates';
+import { customerMailLanguage } from '../customer/customer-auth.service';
+import { findCustomer } from '../customer/customer.repository';
+import { type MailLanguage, resetPasswordMail } from '../shared/mail-templates';
 import { assertPasswordRules } from '../shared/password-rules';
 import { linkColumn, tenantLink } from '../shared/request-helpers';
 
@@ -57,6 +59,7 @@ export async function requestPasswordReset(
   actorType: ActorType,
   provider: string,
   identifier: string,
+  lang?: MailLanguage,
 ): Promise<void> {
   const audience = actorType === 'user' ? 'admin' : 'store';
   const path = actorType === 'user' ? '/app/reset-password' : '/reset-password';
@@ -80,8 +83,27 @@ export async function requestPasswordReset(
     await replaceResetToken(db, { jti, entityId: identity.entityId, provider, actorType, ttlSeconds: ttl });
     await deleteExpiredResetTokens(db);
     const url = tenantLink(tenant, audience, path, { token, email: identity.entityId })!;
+    // Staff's e-mail stays English; a customer's is in their language (customerMailLanguage).
+    const customerId = identity.appMetadata.customer_id;
+    const language =
+      actorType === 'user'
+        ? 'en'
+        : await customerMailLanguage(
+            deps,
+            tenant,
+            typeof customerId === 'string'
+              ? (await findCustomer(db, customerId))?.metadata?.preferred_language
+              : undefined,
+            lang,
+          );
     await deps.mailer.send(
-      resetPasswordMail({ brand: tenant.name, to: identity.entityId, url, minutes: Math.round(ttl / 60) }),
+      resetPasswordMail({
+        brand: tenant.name,
+        to: identity.entityId,
+        url,
+        minutes: Math.round(ttl / 60),
+        lang: language,
+      }),
     );
     deps.log.info({ tenant: tenant.id, actorType }, 'password reset e-mail sent');
   });

@@ -10,6 +10,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AuthDeps } from '../shared/deps';
+import { MAIL_LANGUAGES } from '../shared/mail-templates';
 import { loginRateLimit } from '../shared/rate-limit';
 import { bearerToken } from '../shared/request-helpers';
 import {
@@ -29,6 +30,8 @@ import { disableTwoFactorFor, enableTwoFactorFor, twoFactorStatus } from './two-
 export const OTP_COOKIE = '_commerce_otp';
 
 const email = z.string().trim().min(3).max(254).email();
+/** The storefront page's language: account e-mails use it when the customer has no preferred one. */
+const lang = z.enum(MAIL_LANGUAGES).optional();
 const sessionBody = z.object({ token: z.string() });
 const otpRequiredBody = z.object({ otp_required: z.literal(true), otp_token: z.string() });
 
@@ -95,6 +98,7 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
           last_name: z.string().max(200).optional(),
           // The storefront's sign-up asks for the company (B2B); Medusa's customer has the column.
           company_name: z.string().trim().max(200).optional(),
+          lang,
         }),
         response: {
           200: z.object({ customer: customerBody, email_verification_required: z.literal(true) }),
@@ -149,10 +153,10 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
     '/store/customers/verify-email/resend',
     {
       config: { ...customerAccounts, ...loginRateLimit(deps.config) },
-      schema: { body: z.object({ email }) },
+      schema: { body: z.object({ email, lang }) },
     },
     async (request, reply) => {
-      resendVerification(deps, request.tenant, request.body.email);
+      resendVerification(deps, request.tenant, request.body.email, request.body.lang);
       return reply.status(202).send({ sent: true });
     },
   );
@@ -166,6 +170,7 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
           email: z.string().min(1).max(320),
           password: z.string().min(1).max(1024),
           remember_me: z.boolean().optional(),
+          lang,
         }),
         response: { 200: z.union([sessionBody, otpRequiredBody]) },
       },
@@ -175,6 +180,7 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
         email: request.body.email,
         password: request.body.password,
         rememberMe: request.body.remember_me ?? false,
+        lang: request.body.lang,
       });
       return answerLogin(request, reply, outcome);
     },
@@ -193,6 +199,7 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
             .optional(),
           recovery_code: z.string().min(1).max(64).optional(),
           resend: z.boolean().optional(),
+          lang,
         }),
         response: { 200: sessionBody, 202: z.object({ sent: z.literal(true) }) },
       },
@@ -206,7 +213,7 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
           ? { email: address, code }
           : recovery_code !== undefined
             ? { email: address, recovery_code }
-            : { email: address, resend: true };
+            : { email: address, resend: true, lang: request.body.lang };
       const raw = bearerToken(request) ?? request.cookies[OTP_COOKIE];
       const pending = raw ? await deps.tokens.verifyOtpPending(request.tenant, raw) : undefined;
       const outcome = await completeOtp(deps, request.tenant, pending, input, request.ip);

@@ -11,11 +11,16 @@ import {
   findIdentityById,
   linkActor,
 } from '../shared/identity.repository';
-import { otpMail, verifyEmailMail } from '../shared/mail-templates';
+import { isMailLanguage, type MailLanguage, otpMail, verifyEmailMail } from '../shared/mail-templates';
 import { assertPasswordRules } from '../shared/password-rules';
 import { linkColumn, tenantLink } from '../shared/request-helpers';
 import type { OtpPendingClaims } from '../shared/tokens';
-import { findCustomer, insertCustomer, markEmailVerified } from './customer.repository';
+import {
+  findCustomer,
+  insertCustomer,
+  markEmailVerified,
+  tenantDefaultLanguage,
+} from './customer.repository';
 import {
   codesSentSince,
   consumeOtpCode,
@@ -34,6 +39,24 @@ const OTP_MAX_SENDS_PER_WINDOW = 5;
 
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
+/**
+ * The language of a customer's account e-mail: the customer's preferred language, else the one
+ * the storefront says its page is in (`lang`), else the tenant's (its default brand's), else Dutch.
+ */
+export async function customerMailLanguage(
+  deps: AuthDeps,
+  tenant: TenantRecord,
+  preferred: unknown,
+  requested: unknown,
+): Promise<MailLanguage> {
+  if (isMailLanguage(preferred)) return preferred;
+  if (isMailLanguage(requested)) return requested;
+  const own = await tenantDefaultLanguage(deps.databases.aplt(tenant));
+  return isMailLanguage(own) ? own : 'nl';
+}
+
+const preferredOf = (metadata: Record<string, unknown> | null | undefined) => metadata?.preferred_language;
+
 export type LoginOutcome =
   | { kind: 'session'; token: string; maxAgeSeconds: number }
   | { kind: 'otp'; otpToken: string; maxAgeSeconds: number };
@@ -47,6 +70,7 @@ export async function registerCustomer(
     first_name?: string | undefined;
     last_name?: string | undefined;
     company_name?: string | undefined;
+    lang?: MailLanguage | undefined;
   },
 ) {
   assertPasswordRules(input.password, input.email);
@@ -62,6 +86,7 @@ export async function registerCustomer(
         firstName: input.first_name,
         lastName: input.last_name,
         companyName: input.company_name,
+        preferredLanguage: input.lang,
       });
       await createIdentity(trx, {
         entityId: input.email,
@@ -74,7 +99,7 @@ export async function registerCustomer(
     if (isUniqueViolation(err)) throw conflict('Identity with email already exists');
     throw err;
   }
-  sendVerification(deps, tenant, { email: input.email, customerId });
+  sendVerification(deps, tenant, { email: input.email, customerId, preferred: input.lang });
   return {
     id: customerId,
     email: input.email,
@@ -126,6 +151,7 @@ export async function createCustomerForIdentity(
     first_name?: string | undefined;
     last_name?: string | undefined;
     company_name?: string | undefined;
+    lang?: MailLanguage | undefined;
   },
 ) {
   const db = deps.databases.commerce(tenant);
@@ -146,13 +172,14 @@ export async function createCustomerForIdentity(
         firstName: input.first_name,
         lastName: input.last_name,
         companyName: input.company_name,
+        preferredLanguage: input.lang,
       });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('A customer with this e-mail already exists');
     throw err;
   }
-  sendVerification(deps, tenant, { email: entityId, customerId });
+  sendVerification(deps, tenant, { email: entityId, customerId, preferred: input.lang });
   return {
     id: customerId,
     email: entityId,
@@ -163,13 +190,15 @@ export async function createCustomerForIdentity(
 }
 
 /**
- * The verification e-mail, in the background. Its link goes to the tenant's registered
- * storefront (`tenants.store_base_url`); without one no e-mail is sent and the log says why.
+ * The verification e-mail, in the background, in the customer's language (customerMailLanguage).
+ * Its link goes to the tenant's registered storefront (`tenants.store_base_url`) and names that
+ * language, so the storefront opens its page in it; without a storefront URL no e-mail is sent
+ * and the log says why.
  */
 function sendVerification(
   deps: AuthDeps,
   tenant: TenantRecord,
-  c: { email: string; customerId: string },
+  c: { email: string; customerId: string; preferred: unknown; requested?: unknown },
 ): void {
   deps.background.run('verify-email-mail', async () => {
     if (!tenantLink(tenant, 'store', '/verify-email', {})) {
@@ -186,20 +215,31 @@ function sendVerification(
       tokenHash: sha256(token),
       ttlHours: deps.config.VERIFY_TOKEN_TTL_HOURS,
     });
-    const url = tenantLink(tenant, 'store', '/verify-email', { token })!;
-    await deps.mailer.send(verifyEmailMail({ brand: tenant.name, to: c.email, url }));
+    const lang = await customerMailLanguage(deps, tenant, c.preferred, c.requested);
+    const url = tenantLink(tenant, 'store', '/verify-email', { token, lang })!;
+    await deps.mailer.send(verifyEmailMail({ brand: tenant.name, to: c.email, url, lang }));
   });
 }
 
 /** Answers the same for known and unknown addresses; the lookup and e-mail run in the background. */
-export function resendVerification(deps: AuthDeps, tenant: TenantRecord, email: string): void {
+export function resendVerification(
+  deps: AuthDeps,
+  tenant: TenantRecord,
+  email: string,
+  lang?: MailLanguage,
+): void {
   deps.background.run('verify-email-resend', async () => {
     const identity = await findIdentity(deps.databases.commerce(tenant), email, 'emailpass');
     const customerId = identity?.appMetadata.customer_id;
     if (typeof customerId !== 'string') return;
     const customer = await findCustomer(deps.databases.commerce(tenant), customerId);
     if (!customer || customer.metadata?.email_verified_at) return;
-    sendVerification(deps, tenant, { email, customerId });
+    sendVerification(deps, tenant, {
+      email,
+      customerId,
+      preferred: preferredOf(customer.metadata),
+      requested: lang,
+    });
   });
 }
 
@@ -245,7 +285,7 @@ async function issueSession(
 export async function customerLogin(
   deps: AuthDeps,
   tenant: TenantRecord,
-  input: { email: string; password: string; rememberMe: boolean },
+  input: { email: string; password: string; rememberMe: boolean; lang?: MailLanguage | undefined },
 ): Promise<LoginOutcome> {
   const startedAt = Date.now();
   const identity = await checkCredentials(deps, tenant, input.email, input.password);
@@ -265,7 +305,10 @@ export async function customerLogin(
       issuedAtMs: startedAt,
     });
   }
-  await sendOtp(deps, tenant, input.email);
+  await sendOtp(deps, tenant, input.email, {
+    preferred: preferredOf(customer.metadata),
+    requested: input.lang,
+  });
   const otpToken = await deps.tokens.otpPending(
     tenant,
     {
@@ -280,22 +323,28 @@ export async function customerLogin(
   return { kind: 'otp', otpToken, maxAgeSeconds: OTP_MINUTES * 60 };
 }
 
-async function sendOtp(deps: AuthDeps, tenant: TenantRecord, email: string): Promise<void> {
+async function sendOtp(
+  deps: AuthDeps,
+  tenant: TenantRecord,
+  email: string,
+  language: { preferred: unknown; requested: unknown },
+): Promise<void> {
   const db = deps.databases.aplt(tenant);
   if ((await codesSentSince(db, email, OTP_ATTEMPT_WINDOW_MINUTES)) >= OTP_MAX_SENDS_PER_WINDOW) {
     throw tooManyRequests('Too many codes requested. Try again later.', OTP_ATTEMPT_WINDOW_MINUTES * 60);
   }
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   await replaceOtpCode(db, email, code);
-  deps.background.run('otp-mail', () =>
-    deps.mailer.send(otpMail({ brand: tenant.name, to: email, code, minutes: OTP_MINUTES })),
-  );
+  deps.background.run('otp-mail', async () => {
+    const lang = await customerMailLanguage(deps, tenant, language.preferred, language.requested);
+    await deps.mailer.send(otpMail({ brand: tenant.name, to: email, code, minutes: OTP_MINUTES, lang }));
+  });
 }
 
 export type OtpInput =
   | { email: string; code: string }
   | { email: string; recovery_code: string }
-  | { email: string; resend: true };
+  | { email: string; resend: true; lang?: MailLanguage | undefined };
 
 /**
  * The second step of a 2FA login. The pending token proves the password step; at most three
@@ -319,7 +368,11 @@ export async function completeOtp(
   });
   if (!stillValid) throw unauthorized('Login session expired; sign in again');
   if ('resend' in input) {
-    await sendOtp(deps, tenant, input.email);
+    const customer = await findCustomer(deps.databases.commerce(tenant), pending.customer_id);
+    await sendOtp(deps, tenant, input.email, {
+      preferred: preferredOf(customer?.metadata),
+      requested: input.lang,
+    });
     return { kind: 'resent' };
   }
   const db = deps.databases.aplt(tenant);

@@ -19,6 +19,8 @@ export async function insertCustomer(
     firstName?: string | undefined;
     lastName?: string | undefined;
     companyName?: string | undefined;
+    /** The language of the storefront page the customer signed up on (their account e-mails' language). */
+    preferredLanguage?: string | undefined;
   },
 ): Promise<void> {
   await db
@@ -30,7 +32,9 @@ export async function insertCustomer(
       last_name: c.lastName ?? null,
       company_name: c.companyName || null,
       has_account: true,
-      metadata: sql`'{}'::jsonb`,
+      metadata: c.preferredLanguage
+        ? sql`jsonb_build_object('preferred_language', ${c.preferredLanguage}::text)`
+        : sql`'{}'::jsonb`,
     })
     .execute();
 }
@@ -53,4 +57,14 @@ export async function markEmailVerified(db: Db, id: string): Promise<void> {
     })
     .where('id', '=', id)
     .execute();
+}
+
+/** The tenant's language: its default brand's (aplt database), when it has one. */
+export async function tenantDefaultLanguage(aplt: Db): Promise<string | undefined> {
+  const row = await aplt
+    .selectFrom('aplt_brands')
+    .select('default_language')
+    .where('is_default', '=', true)
+    .executeTakeFirst();
+  return (row?.default_language as string | undefined)?.trim();
 }
