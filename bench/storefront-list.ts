@@ -83,7 +83,7 @@ try {
       results[key].p99.push(r.latency.p99);
       results[key].bad += r.non2xx + r.errors + r.timeouts;
       console.log(
-        `  round ${round + 1} ${key.padEnd(6)} ${Math.round(r.requests.average)} req/s p50 ${r.latency.p50} ms p99 ${r.latency.p99} ms`,
+        `  round ${round + 1} ${key.padEnd(6)} ${Math.round(r.requests.average)} req/s p50 ${r.latency.p50} ms p99 ${r.latency.p99} ms${r.non2xx + r.errors + r.timeouts ? ` (status ${JSON.stringify(r.statusCodeStats)}, errors ${r.errors}, timeouts ${r.timeouts})` : ''}`,
       );
     }
   // What the page cache answered the warm case, sampled after the runs.

@@ -33,6 +33,7 @@ const ROUTER_HEADERS = [
   'next-action',
   'next-url',
 ];
+const NEXT_INTERNAL_HEADER = /^(?:x-middleware-|x-invoke-|x-nextjs-|x-matched-path$|x-now-route-matches$)/;
 /** Response headers that belong to one response, not to the page. */
 const HOP_HEADERS = new Set([
   'connection',
@@ -131,6 +132,8 @@ export function bypassReason(req, url) {
   if (!CATALOG_PATH.test(url.pathname)) return 'path';
   if (url.searchParams.has('_rsc') || ROUTER_HEADERS.some((name) => req.headers[name] !== undefined))
     return 'router';
+  // Next's internal headers (middleware, invoke, data requests) never come from a browser.
+  if (Object.keys(req.headers).some((name) => NEXT_INTERNAL_HEADER.test(name))) return 'internal';
   if (req.headers.authorization !== undefined) return 'authorization';
   if (PERSONAL_COOKIE.test(req.headers.cookie ?? '')) return 'cookie';
   return undefined;

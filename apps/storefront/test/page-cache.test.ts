@@ -320,6 +320,9 @@ describe('storefront page cache (server.mjs)', () => {
     const prefetch = await shop(a, '/nl', { headers: { rsc: '1', 'next-router-prefetch': '1' } });
     expect(prefetch.headers['x-page-cache']).toBe('BYPASS');
     expect((await shop(a, '/nl', { method: 'POST' })).headers['x-page-cache']).toBe('BYPASS');
+    // Next's internal headers, which no browser sends, never share a stored page either way.
+    const internal = await shop(a, '/nl', { headers: { 'x-middleware-subrequest': 'middleware' } });
+    expect(internal.headers['x-page-cache']).toBe('BYPASS');
     // A page that does not exist is not stored.
     for (let i = 0; i < 2; i++) {
       const missing = await shop(a, '/nl/products/NO-SUCH-SKU-1');
