@@ -417,7 +417,9 @@ describe("issue #15's customer journey on the demo shop host, through the proxy"
     await waitFor('[data-testid=check-email]');
     expect(path()).toBe('/nl/account/register/check-email');
 
-    const [link] = await waitForMail(/http:\/\/\S+\/verify-email\?token=[A-Za-z0-9_-]+/);
+    // In Dutch, the page's language, and the link says so.
+    await waitForMail(/Welkom! Bevestig uw e-mailadres/);
+    const [link] = await waitForMail(/http:\/\/\S+\/verify-email\?token=[A-Za-z0-9_-]+&lang=nl/);
     // The registry's store_base_url is the shop host on the proxy's port; the visitor opens it
     // through the same relay (the same address, so the gatekeeper still lets it in).
     const verify = new URL(link!);

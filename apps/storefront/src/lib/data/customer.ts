@@ -46,11 +46,17 @@ export const displayName = (c: Pick<Customer, 'first_name' | 'last_name' | 'emai
 
 export type LoginResult = { token: string } | { otp_required: true; otp_token: string };
 
-export function login(email: string, password: string, rememberMe: boolean): Promise<LoginResult> {
+/** `lang`: the page's language, for the e-mailed login code of a customer without a preferred one. */
+export function login(
+  email: string,
+  password: string,
+  rememberMe: boolean,
+  lang?: Language,
+): Promise<LoginResult> {
   return storeJson<LoginResult>('/auth/customer/emailpass', {
     method: 'POST',
     auth: false,
-    body: { email, password, remember_me: rememberMe },
+    body: { email, password, remember_me: rememberMe, ...(lang ? { lang } : {}) },
   });
 }
 
@@ -62,8 +68,12 @@ export function completeOtp(
   return storeJson<{ token: string }>('/store/auth/otp', { method: 'POST', token: otpToken, body });
 }
 
-export async function resendOtp(otpToken: string, email: string): Promise<void> {
-  await storeJson('/store/auth/otp', { method: 'POST', token: otpToken, body: { email, resend: true } });
+export async function resendOtp(otpToken: string, email: string, lang?: Language): Promise<void> {
+  await storeJson('/store/auth/otp', {
+    method: 'POST',
+    token: otpToken,
+    body: { email, resend: true, ...(lang ? { lang } : {}) },
+  });
 }
 
 export async function register(input: {
@@ -72,6 +82,8 @@ export async function register(input: {
   first_name?: string;
   last_name?: string;
   company_name?: string;
+  /** The page's language: the verification e-mail's, kept as the customer's preferred language. */
+  lang?: Language;
 }): Promise<void> {
   await storeJson('/store/customers', { method: 'POST', auth: false, body: input });
 }
@@ -80,8 +92,12 @@ export function verifyEmail(token: string): Promise<{ verified: true; email: str
   return storeJson('/store/customers/verify-email', { method: 'POST', auth: false, body: { token } });
 }
 
-export async function resendVerification(email: string): Promise<void> {
-  await storeJson('/store/customers/verify-email/resend', { method: 'POST', auth: false, body: { email } });
+export async function resendVerification(email: string, lang?: Language): Promise<void> {
+  await storeJson('/store/customers/verify-email/resend', {
+    method: 'POST',
+    auth: false,
+    body: { email, ...(lang ? { lang } : {}) },
+  });
 }
 
 export interface ProfilePatch {

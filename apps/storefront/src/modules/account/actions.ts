@@ -51,7 +51,7 @@ export async function loginAction(_prev: FormState, form: FormData): Promise<For
   if (!email || typeof password !== 'string' || !password) return { error: at(lang).errors.invalidLogin };
   let result: customers.LoginResult;
   try {
-    result = await customers.login(email, password, remember);
+    result = await customers.login(email, password, remember, lang);
   } catch (err) {
     return { error: accountError(lang, err, 'login') };
   }
@@ -91,7 +91,7 @@ export async function resendOtpAction(_prev: FormState, form: FormData): Promise
   const pending = await pendingSignIn();
   if (!pending) return { error: at(lang).otpExpired };
   try {
-    await customers.resendOtp(pending.token, pending.email);
+    await customers.resendOtp(pending.token, pending.email, lang);
   } catch (err) {
     return { error: accountError(lang, err, 'otp') };
   }
@@ -110,6 +110,7 @@ export async function registerAction(_prev: FormState, form: FormData): Promise<
       first_name: str(form, 'first_name') || undefined,
       last_name: str(form, 'last_name') || undefined,
       company_name: str(form, 'company_name') || undefined,
+      lang,
     } as Parameters<typeof customers.register>[0]);
   } catch (err) {
     return { error: accountError(lang, err, 'register') };
@@ -122,7 +123,7 @@ export async function resendVerificationAction(_prev: FormState, form: FormData)
   const email = str(form, 'email');
   if (!email) return { error: at(lang).errors.invalid };
   try {
-    await customers.resendVerification(email);
+    await customers.resendVerification(email, lang);
   } catch (err) {
     return { error: accountError(lang, err, 'register') };
   }
