@@ -294,6 +294,144 @@ describe('customer account on the shop host through the proxy', () => {
     expect(await text('[data-testid=verified]')).toContain(anna);
   });
 
+  it('resets a forgotten password from the e-mailed link: the new one signs in, the old one and the used link fail readably', async () => {
+    const rik = email.replace('@', '.reset@');
+    const before = 'Oud-Wachtwoord-2026';
+    const after = 'Nieuw-Wachtwoord-2026';
+    const formError = '[data-testid=form-error]';
+    /** Submits and waits until the form's error says `expected` (an earlier message may still show). */
+    async function submitForError(form: string, expected: string) {
+      await page.click(`${form} button[type=submit]`);
+      try {
+        await page.waitForFunction(
+          (sel: string, t: string) => document.querySelector(sel)?.textContent?.includes(t) ?? false,
+          { timeout: 30_000 },
+          `${form} ${formError}`,
+          expected,
+        );
+      } catch (err) {
+        const shown = await page.evaluate(() => document.querySelector('main')?.innerText ?? '');
+        throw new Error(`${(err as Error).message}: no "${expected}" at ${page.url()}\npage: ${shown}`);
+      }
+    }
+    async function signInAs(pw: string) {
+      await page.goto(shop('/nl/account/login'));
+      await fill('[data-testid=login-form] input[name=email]', rik);
+      await fill('[data-testid=login-form] input[name=password]', pw);
+      await page.click('[data-testid=login-form] button[type=submit]');
+    }
+
+    // A verified customer of its own (the API's sign-up and the caught verification link).
+    const signUp = await api('/store/customers', {
+      method: 'POST',
+      body: { email: rik, password: before, first_name: 'Rik', last_name: 'Reset', lang: 'nl' },
+    });
+    expect(signUp.status, signUp.text()).toBe(201);
+    const [verifyLink] = await waitForMail(/http:\/\/\S+\/verify-email\?token=[A-Za-z0-9_-]+/, seenMail, rik);
+    const verified = await api('/store/customers/verify-email', {
+      method: 'POST',
+      body: { token: new URL(verifyLink).searchParams.get('token') },
+    });
+    expect(verified.status, verified.text()).toBe(200);
+
+    await page.setExtraHTTPHeaders({ 'accept-language': 'nl-NL,nl;q=0.9,en;q=0.5' });
+    await page.goto(shop('/nl/account/login'));
+    await page.click('[data-testid=forgot-password]');
+    await waitFor_('[data-testid=forgot-form]');
+    expect(path()).toBe('/nl/account/forgot-password');
+    // An unknown address and a known one get the very same confirmation.
+    await page.type('[data-testid=forgot-form] input[name=email]', `niemand-${rik}`);
+    await submit('[data-testid=forgot-form]', '[data-testid=form-ok]');
+    const confirmation = await text('[data-testid=form-ok]');
+    expect(confirmation).toBe(
+      'Als het adres bij ons bekend is, is er een e-mail met een link onderweg. Kijk ook in uw map met ongewenste e-mail.',
+    );
+    await page.goto(shop('/nl/account/forgot-password'));
+    await page.type('[data-testid=forgot-form] input[name=email]', rik);
+    await shot('account-reset-01-forgot');
+    await submit('[data-testid=forgot-form]', '[data-testid=form-ok]');
+    expect(await text('[data-testid=form-ok]')).toBe(confirmation);
+    expect(await page.$('[data-testid=forgot-form]')).toBeNull();
+    await shot('account-reset-02-requested');
+
+    const [link] = await waitForMail(
+      /http:\/\/[^\s"<>]+\/reset-password\?token=[A-Za-z0-9._-]+&email=[A-Za-z0-9._%+-]+/,
+      seenMail,
+      rik,
+    );
+    expect(link.startsWith(shop('/reset-password?token='))).toBe(true);
+    await page.goto(link);
+    await waitFor_('[data-testid=reset-form]');
+    expect(path()).toBe('/nl/account/reset-password');
+    expect(await text('main')).toContain(`Kies een nieuw wachtwoord voor ${rik}.`);
+    const tokenField = await page.$eval('[data-testid=reset-form] input[name=token]', (e) => ({
+      type: (e as HTMLInputElement).type,
+      value: (e as HTMLInputElement).value,
+    }));
+    expect(tokenField).toEqual({ type: 'hidden', value: new URL(link).searchParams.get('token') });
+
+    // Two different passwords: said before the API is asked.
+    await fill('[data-testid=reset-form] input[name=password]', after);
+    await fill('[data-testid=reset-form] input[name=password_repeat]', `${after}x`);
+    await submitForError('[data-testid=reset-form]', 'De twee wachtwoorden zijn niet gelijk.');
+    // One the API's rules refuse (no digits): its refusal as the sign-up page's rules, token unspent.
+    await fill('[data-testid=reset-form] input[name=password]', 'alleenletters');
+    await fill('[data-testid=reset-form] input[name=password_repeat]', 'alleenletters');
+    await submitForError('[data-testid=reset-form]', 'minstens 10 tekens, met letters en cijfers');
+    await shot('account-reset-03-refused');
+    await fill('[data-testid=reset-form] input[name=password]', after);
+    await fill('[data-testid=reset-form] input[name=password_repeat]', after);
+    await submit('[data-testid=reset-form]', '[data-testid=login-notice]');
+    expect(path()).toBe('/nl/account/login');
+    expect(await text('[data-testid=login-notice]')).toBe(
+      'Uw wachtwoord is gewijzigd. Log in met uw nieuwe wachtwoord.',
+    );
+    await shot('account-reset-04-changed');
+
+    // The old password no longer signs in; the new one does.
+    await signInAs(before);
+    await waitFor_(formError);
+    expect(await text(formError)).toBe('Onbekend e-mailadres of verkeerd wachtwoord.');
+    await signInAs(after);
+    await waitFor_('[data-testid=account]');
+    expect(await text('[data-testid=account-menu] .account-name')).toBe('Rik Reset');
+    await signOut();
+
+    // The link once more: the form still shows (the token is not expired), the API refuses it as
+    // used, and the page says so with a way to a new link, without the token in its URL.
+    await page.goto(link);
+    await waitFor_('[data-testid=reset-form]');
+    await fill('[data-testid=reset-form] input[name=password]', 'Derde-Wachtwoord-2026');
+    await fill('[data-testid=reset-form] input[name=password_repeat]', 'Derde-Wachtwoord-2026');
+    await submit('[data-testid=reset-form]', '[data-testid=reset-invalid]');
+    expect(path()).toBe('/nl/account/reset-password');
+    expect(page.url()).not.toContain('token=');
+    expect(await text('[data-testid=reset-invalid]')).toBe('Deze link is ongeldig, verlopen of al gebruikt.');
+    await shot('account-reset-05-used');
+    const third = await api('/auth/customer/emailpass', {
+      method: 'POST',
+      body: { email: rik, password: 'Derde-Wachtwoord-2026' },
+    });
+    expect(third.status).toBe(401);
+    await page.click('[data-testid=request-new-link]');
+    await waitFor_('[data-testid=forgot-form]');
+    expect(path()).toBe('/nl/account/forgot-password');
+
+    // A link without a token, or with an expired one, says so straight away.
+    await page.goto(shop('/reset-password'));
+    await waitFor_('[data-testid=reset-invalid]');
+    const [head, , sig] = new URL(link).searchParams.get('token')!.split('.');
+    const stale = Buffer.from(JSON.stringify({ exp: Math.floor(Date.now() / 1000) - 60 })).toString(
+      'base64url',
+    );
+    await page.goto(shop(`/reset-password?token=${head}.${stale}.${sig}&lang=en`));
+    await waitFor_('[data-testid=reset-invalid]');
+    expect(path()).toBe('/en/account/reset-password');
+    expect(await text('[data-testid=reset-invalid]')).toBe(
+      'This link is invalid, has expired or has already been used.',
+    );
+  });
+
   it('signs in for 7 days, or 30 with remember-me, in an httpOnly sameSite-strict cookie; signs out', async () => {
     await page.goto(shop('/nl/account/login'));
     await fill('[data-testid=login-form] input[name=email]', email);

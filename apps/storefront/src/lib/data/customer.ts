@@ -1,4 +1,6 @@
+import { FetchError } from '@medusajs/js-sdk';
 import { cache } from 'react';
+import { storeSdk } from '../sdk';
 import { customerToken } from './customer-session';
 import { ApiError, storeJson, storeRaw } from './store-api';
 
@@ -97,6 +99,36 @@ export async function resendVerification(email: string, lang?: Language): Promis
     method: 'POST',
     auth: false,
     body: { email, ...(lang ? { lang } : {}) },
+  });
+}
+
+/**
+ * Asks the auth service to e-mail a reset link (`<store_base_url>/reset-password?token=..&email=..`).
+ * It answers 201 without a body whether or not the address is known; the SDK's own call asks for
+ * text, as JSON parsing of that empty answer would fail. `lang`: the page's, for the e-mail of a
+ * customer without a preferred language.
+ */
+export async function requestPasswordReset(email: string, lang?: Language): Promise<void> {
+  const body: { identifier: string; lang?: Language } = { identifier: email, ...(lang ? { lang } : {}) };
+  try {
+    await (await storeSdk()).auth.resetPassword('customer', 'emailpass', body);
+  } catch (err) {
+    throw err instanceof FetchError
+      ? new ApiError(err.status ?? 0, err.message)
+      : new ApiError(0, err instanceof Error ? err.message : String(err));
+  }
+}
+
+/**
+ * Sets a new password with the e-mailed reset token (never the session's JWT): 401 for a token
+ * that is invalid, expired or used, 400 for a password the rules refuse.
+ */
+export async function resetPassword(resetToken: string, password: string): Promise<void> {
+  if (!resetToken) throw new ApiError(401, 'Invalid token');
+  await storeJson('/auth/customer/emailpass/update', {
+    method: 'POST',
+    token: resetToken,
+    body: { password },
   });
 }
 

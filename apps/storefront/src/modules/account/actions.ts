@@ -12,6 +12,7 @@ import {
   returnReasons,
 } from '@lib/data/returns';
 import { acceptQuote, rejectQuote } from '@lib/data/quotes';
+import { ApiError } from '@lib/data/store-api';
 import { isLang, type Lang } from '@lib/i18n';
 import { accountError } from './errors';
 import { clearSession, pendingSignIn, setPendingSignIn, setSession } from './session';
@@ -128,6 +129,47 @@ export async function resendVerificationAction(_prev: FormState, form: FormData)
     return { error: accountError(lang, err, 'register') };
   }
   return { ok: at(lang).verificationResent };
+}
+
+/** Always the same confirmation: the answer never tells whether the address has an account. */
+export async function forgotPasswordAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const lang = langOf(form);
+  const email = str(form, 'email');
+  if (!email || email.length > 254) return { error: at(lang).errors.invalid };
+  try {
+    await customers.requestPasswordReset(email, lang);
+  } catch (err) {
+    return { error: accountError(lang, err) };
+  }
+  return { ok: at(lang).resetRequested };
+}
+
+/**
+ * The new password with the e-mailed token from the form's hidden field. A token the API refuses
+ * (invalid, expired, used) leads to the page's "request a new link" state, without the token in
+ * the URL; a refused password stays on the form with the rules. Success ends any session of this
+ * browser (the API revoked it) and goes to the sign-in page.
+ */
+export async function resetPasswordAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const lang = langOf(form);
+  const tx = at(lang);
+  const token = form.get('token');
+  const password = form.get('password');
+  const repeat = form.get('password_repeat');
+  if (typeof token !== 'string' || !token || token.length > 4096) {
+    redirect(`/${lang}/account/reset-password?invalid=1`);
+  }
+  if (typeof password !== 'string' || !password) return { error: tx.errors.password };
+  if (password !== repeat) return { error: tx.passwordMismatch };
+  try {
+    await customers.resetPassword(token, password);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) redirect(`/${lang}/account/reset-password?invalid=1`);
+    return { error: accountError(lang, err, 'reset') };
+  }
+  await clearSession();
+  revalidatePath(`/${lang}`, 'layout');
+  redirect(`/${lang}/account/login?password_reset=1`);
 }
 
 export async function signOutAction(form: FormData): Promise<void> {

@@ -4,7 +4,16 @@ import { at } from './texts';
 
 /** What the failed call was: the same status means different things in different steps. */
 export type ErrorContext =
-  'login' | 'register' | 'otp' | 'password' | 'document' | 'quote-accept' | 'upload' | 'return' | 'other';
+  | 'login'
+  | 'register'
+  | 'otp'
+  | 'password'
+  | 'reset'
+  | 'document'
+  | 'quote-accept'
+  | 'upload'
+  | 'return'
+  | 'other';
 
 /**
  * Any failure of an account call as a sentence in the page's language. The API's own message is
@@ -30,6 +39,7 @@ export function accountError(lang: Lang, err: unknown, context: ErrorContext = '
       if (context === 'login') return e.invalidLogin;
       if (context === 'otp') return e.invalidCode;
       if (context === 'password') return e.wrongPassword;
+      if (context === 'reset') return at(lang).resetLinkInvalid;
       return at(lang).sessionExpired;
     case 403:
       if (context === 'login') return e.notVerified;
@@ -49,7 +59,7 @@ export function accountError(lang: Lang, err: unknown, context: ErrorContext = '
       if (context === 'upload' || context === 'return') return e.notImage;
       return e.invalid;
     case 400:
-      if (context === 'register' && /password/i.test(err.message)) return e.password;
+      if ((context === 'register' || context === 'reset') && /password/i.test(err.message)) return e.password;
       if (context === 'otp') return e.invalidCode;
       return e.invalid;
     default:

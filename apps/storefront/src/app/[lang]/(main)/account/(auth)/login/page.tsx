@@ -20,13 +20,15 @@ export default async function LoginPage({
   const sp = await searchParams;
   if (await retrieveCustomer().catch(() => null)) redirect(`/${lang}/account`);
   const tx = at(lang);
-  const notice = sp.deleted
-    ? tx.deleted
-    : sp.signed_out
-      ? tx.signedOut
-      : sp.expired
-        ? tx.sessionExpired
-        : null;
+  const notice = sp.password_reset
+    ? tx.passwordChanged
+    : sp.deleted
+      ? tx.deleted
+      : sp.signed_out
+        ? tx.signedOut
+        : sp.expired
+          ? tx.sessionExpired
+          : null;
   return (
     <>
       <h1>{tx.signIn}</h1>
@@ -49,6 +51,11 @@ export default async function LoginPage({
           <input name="remember" type="checkbox" /> {tx.rememberMe}
         </label>
       </ActionForm>
+      <p className="muted">
+        <Link href={`/${lang}/account/forgot-password`} data-testid="forgot-password">
+          {tx.forgotPassword}
+        </Link>
+      </p>
       <p className="muted">
         {tx.noAccount} <Link href={`/${lang}/account/register`}>{tx.register}</Link>
       </p>
