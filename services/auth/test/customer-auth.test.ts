@@ -354,6 +354,10 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
     expect(reset.parsed.subject).toBe('shop: Passwort zurücksetzen');
     expect(reset.parsed.text).toContain('Der Link funktioniert einmal und läuft in');
     expect(reset.parsed.text).toMatch(/Neues Passwort wählen: http\S+\/reset-password\?token=/);
+    // The link carries the e-mail's language, so the storefront opens the page in German too.
+    expect(
+      new URL(reset.parsed.text!.match(/http\S+\/reset-password\?\S+/)![0]).searchParams.get('lang'),
+    ).toBe('de');
 
     // No language anywhere: Dutch; with the tenant's default brand in German: German. The resend
     // of a customer without a preferred language takes the page's.

@@ -82,7 +82,6 @@ export async function requestPasswordReset(
     );
     await replaceResetToken(db, { jti, entityId: identity.entityId, provider, actorType, ttlSeconds: ttl });
     await deleteExpiredResetTokens(db);
-    const url = tenantLink(tenant, audience, path, { token, email: identity.entityId })!;
     // Staff's e-mail stays English; a customer's is in their language (customerMailLanguage).
     const customerId = identity.appMetadata.customer_id;
     const language =
@@ -96,6 +95,12 @@ export async function requestPasswordReset(
               : undefined,
             lang,
           );
+    // A customer's link carries the e-mail's language, so the storefront opens the page in it.
+    const url = tenantLink(tenant, audience, path, {
+      token,
+      email: identity.entityId,
+      ...(actorType === 'user' ? {} : { lang: language }),
+    })!;
     await deps.mailer.send(
       resetPasswordMail({
         brand: tenant.name,
