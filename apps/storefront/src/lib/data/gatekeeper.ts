@@ -52,6 +52,8 @@ async function relay(
  */
 interface ApprovalRegistry {
   admitted: Map<string, { answer: AccessCheck; expires: number }>;
+  /** Checks under way per visitor: a burst of one visitor's requests asks the gatekeeper once. */
+  asking: Map<string, Promise<AccessCheck>>;
   /** Whether the visitor of a request with these headers holds a live approval here. */
   admits(header: (name: string) => string | null | undefined): boolean;
   /** checkAccess() for a request with these headers (outside Next's request scope). */
@@ -60,6 +62,7 @@ interface ApprovalRegistry {
 const REGISTRY = Symbol.for('aplt.storefront.gatekeeper-approvals');
 const registry = ((globalThis as Record<symbol, unknown>)[REGISTRY] ??= {
   admitted: new Map(),
+  asking: new Map(),
   admits(header) {
     const key = admittedKey(shopRequestFrom(header));
     const hit = key ? this.admitted.get(key) : undefined;
@@ -85,13 +88,26 @@ async function checkAccessFor(req: ShopRequest): Promise<AccessCheck> {
   const now = Date.now();
   const hit = key ? admitted.get(key) : undefined;
   if (hit && hit.expires > now) return hit.answer;
+  if (!key) return askGatekeeper(req, key, now + ttl);
+  const running = registry.asking.get(key);
+  if (running) return running;
+  const asked = askGatekeeper(req, key, now + ttl).finally(() => registry.asking.delete(key));
+  registry.asking.set(key, asked);
+  return asked;
+}
+
+async function askGatekeeper(
+  req: ShopRequest,
+  key: string | undefined,
+  expires: number,
+): Promise<AccessCheck> {
   const res = await relay('/store/access-check', { method: 'GET' }, req);
   const body = (await res.json()) as AccessCheck;
   if (res.status !== 200) throw new Error(`access-check answered ${res.status}: ${JSON.stringify(body)}`);
   if (key) {
     if (body.has_access) {
       if (admitted.size >= 10_000) admitted.clear();
-      admitted.set(key, { answer: body, expires: now + ttl });
+      admitted.set(key, { answer: body, expires });
     } else admitted.delete(key);
   }
   return body;
