@@ -79,9 +79,12 @@ const headerOf = (req) => (name) => {
   return Array.isArray(value) ? value.join(', ') : value;
 };
 
+/** Set on a request withGatekeeper() admitted, so the page cache does not ask again. */
+const ADMITTED = Symbol('admitted');
+
 /** Whether the gatekeeper's approval cache admits this visitor now (never when it is not there). */
 function gatekeeperAdmits(req) {
-  return gatekeeperRegistry()?.admits(headerOf(req)) ?? false;
+  return req[ADMITTED] === true || (gatekeeperRegistry()?.admits(headerOf(req)) ?? false);
 }
 
 /** The shop's pages behind the gatekeeper: everything under /<lang> (the `[lang]/(main)` layout). */
@@ -102,14 +105,16 @@ export function withGatekeeper(handle, settings, registry = gatekeeperRegistry) 
     const gate = registry();
     if (!match || !gate) return handle(req, res);
     const header = headerOf(req);
-    if (!gate.admits(header)) {
+    if (gate.admits(header)) req[ADMITTED] = true;
+    else {
       let access;
       try {
         access = await gate.check(header);
       } catch {
         return handle(req, res);
       }
-      if (!access.has_access) {
+      if (access.has_access) req[ADMITTED] = true;
+      else {
         const lang = ['nl', 'en', 'de'].includes(match[1]) ? match[1] : 'nl';
         res.statusCode = req.method === 'GET' || req.method === 'HEAD' ? 307 : 303;
         res.setHeader('location', `/toegang?lang=${lang}`);

@@ -30,7 +30,7 @@ export function shopRequestFrom(header: (name: string) => string | null | undefi
   const raw = (header('x-forwarded-host') ?? header('host') ?? '').split(',')[0]!.trim().toLowerCase();
   const shopHost = raw.replace(/:\d+$/, '').replace(/\.$/, '');
   const domain = runtimeEnv.proxyDomain();
-  const match = new RegExp(`^shop\\.([a-z0-9-]+)\\.${domain.replace(/\./g, '\\.')}$`).exec(shopHost);
+  const match = shopHostPattern(domain).exec(shopHost);
   const tenantId = match?.[1] ?? 'unknown';
   const forwarded = header('x-forwarded-for');
   const visitorIp = forwarded ? forwarded.split(',').pop()!.trim() : undefined;
@@ -41,4 +41,12 @@ export function shopRequestFrom(header: (name: string) => string | null | undefi
     visitorIp,
     assertion: header('x-access-assertion') ?? undefined,
   };
+}
+
+let pattern: { domain: string; re: RegExp } | undefined;
+/** `shop.<tenant>.<domain>`, compiled once per domain (the page cache asks on every request). */
+function shopHostPattern(domain: string): RegExp {
+  if (pattern?.domain !== domain)
+    pattern = { domain, re: new RegExp(`^shop\\.([a-z0-9-]+)\\.${domain.replace(/\./g, '\\.')}$`) };
+  return pattern.re;
 }
