@@ -29,6 +29,8 @@ async function relayFrom(from: string, proxyPort: number): Promise<{ port: numbe
   return { port: (server.address() as { port: number }).port, server };
 }
 
+const started: ChildProcess[] = [];
+
 /** `node server.mjs` on the built app, outside the fleet, with its own page cache settings. */
 async function startStorefront(
   env: Record<string, string>,
@@ -42,6 +44,7 @@ async function startStorefront(
   });
   child.stdout?.on('data', (c: Buffer) => output.push(c.toString()));
   child.stderr?.on('data', (c: Buffer) => output.push(c.toString()));
+  started.push(child); // stopped in afterAll even if it never says it listens
   await new Promise<void>((resolve, reject) => {
     const onExit = (code: number | null) =>
       reject(new Error(`server.mjs exited (${code}): ${output.join('')}`));
@@ -82,7 +85,6 @@ describe('storefront page cache (server.mjs)', () => {
   let proxyPort: number;
   let sku: string;
   const output: string[] = [];
-  const extra: ChildProcess[] = [];
 
   /** A request through Caddy to acme's shop host from one visitor's address. */
   const shop = (
@@ -193,7 +195,7 @@ describe('storefront page cache (server.mjs)', () => {
   }, 400_000);
 
   afterAll(async () => {
-    for (const child of extra) await stopProcess(child);
+    for (const child of started) await stopProcess(child);
     await fleet?.stop();
     const { pg, mysql } = testServers();
     const admin = createPgDb({ ...pg, database: 'postgres' }, { max: 1 });
@@ -342,7 +344,6 @@ describe('storefront page cache (server.mjs)', () => {
       httpRequest(`http://127.0.0.1:${port}${path}`, { host: 'shop.acme.localhost' });
 
     const off = await startStorefront({ ...common, STOREFRONT_PAGE_CACHE_SECONDS: '0' });
-    extra.push(off.child);
     for (let i = 0; i < 3; i++) {
       const res = await get(off.port, '/nl');
       expect(res.status).toBe(200);
@@ -352,7 +353,6 @@ describe('storefront page cache (server.mjs)', () => {
     await stopProcess(off.child);
 
     const two = await startStorefront({ ...common, STOREFRONT_PAGE_CACHE_MAX_ENTRIES: '2' });
-    extra.push(two.child);
     const states: string[] = [];
     for (const path of ['/nl', '/en', '/nl', '/de', '/en', '/de', '/nl'])
       states.push(`${path} ${String((await get(two.port, path)).headers['x-page-cache'])}`);
@@ -370,7 +370,6 @@ describe('storefront page cache (server.mjs)', () => {
 
     // A page larger than a quarter of the byte bound is never stored.
     const small = await startStorefront({ ...common, STOREFRONT_PAGE_CACHE_MAX_BYTES: '20000' });
-    extra.push(small.child);
     for (let i = 0; i < 2; i++) expect((await get(small.port, '/nl')).headers['x-page-cache']).toBe('MISS');
     await stopProcess(small.child);
   }, 300_000);
