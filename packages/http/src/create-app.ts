@@ -4,7 +4,12 @@ import type { FeatureSource } from '@aplt/licensing';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type RawServerDefault,
+} from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -16,6 +21,7 @@ import { bodyDrainPlugin } from './body-drain';
 import { errorHandlerPlugin } from './error-handler';
 import { healthPlugin } from './health';
 import { licenseGuardPlugin } from './license-guard';
+import { createLogger } from './logger';
 import { type OperatorOptions, operatorPlugin } from './operator-plugin';
 import { jsonDepthPlugin, stringInputPlugin } from './string-input';
 import { tenantPlugin } from './tenant-plugin';
@@ -45,6 +51,8 @@ export interface AppOptions {
   name: string;
   logLevel?: string;
   prettyLogs?: boolean;
+  /** Where log lines go: a file path or descriptor (default stdout), written asynchronously. */
+  logDestination?: string | number;
   /** Proxies whose X-Forwarded-* headers are believed; request.ip is then the real client. */
   trustedProxies?: string[];
   /**
@@ -85,12 +93,15 @@ export async function createApp(opts: AppOptions): Promise<App> {
         if (fast && (req.method === 'GET' || req.method === 'HEAD')) fast(req, res);
         else handler(req, res);
       }),
-    logger: {
-      level: opts.logLevel ?? 'info',
-      base: { service: opts.name },
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-      ...(opts.prettyLogs ? { transport: { target: 'pino-pretty', options: { colorize: true } } } : {}),
-    },
+    loggerInstance: createLogger({
+      name: opts.name,
+      level: opts.logLevel,
+      pretty: opts.prettyLogs,
+      destination: opts.logDestination,
+    }) as FastifyBaseLogger,
+    // One line per request at info, written when the response is done (the hooks below);
+    // Fastify's own incoming/completed pair is the debug level's.
+    logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     trustProxy: opts.trustedProxies ?? ['127.0.0.1/32', '::1/128'],
@@ -105,6 +116,21 @@ export async function createApp(opts: AppOptions): Promise<App> {
   // A callback hook, not an async one: it runs on every request, and a promise each costs.
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    if (request.log.level === 'debug' || request.log.level === 'trace')
+      request.log.debug({ method: request.method, url: request.url, ip: request.ip }, 'incoming request');
+    done();
+  });
+  // The request's one line at info: what was asked, the answer and how long it took.
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        statusCode: reply.statusCode,
+        responseTime: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      'request completed',
+    );
     done();
   });
   app.decorate('jwtSecret', opts.jwtSecret);

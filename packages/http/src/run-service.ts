@@ -1,4 +1,5 @@
 import type { App } from './create-app';
+import { flushLogs, flushLogsSync } from './logger';
 
 /**
  * Listens and shuts down in order on SIGINT/SIGTERM: HTTP stops taking requests first (readyz
@@ -13,13 +14,20 @@ export async function runService(app: App, opts: { port: number; host?: string }
     app.log.info({ signal }, 'shutting down');
     const timer = setTimeout(() => {
       app.log.error('shutdown timed out');
+      flushLogsSync(app.log);
       process.exit(1);
     }, 15_000);
     timer.unref();
+    // Buffered log lines are written before the process exits (see logger.ts).
     app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
+      async () => {
+        app.log.info('stopped');
+        await flushLogs(app.log);
+        process.exit(0);
+      },
+      async (err: unknown) => {
         app.log.error({ err }, 'shutdown failed');
+        await flushLogs(app.log);
         process.exit(1);
       },
     );
