@@ -12,9 +12,26 @@ function prefix(name: string): string {
   return `\x1b[${colourOf.get(name)}m${name.padEnd(14)}\x1b[0m|`;
 }
 
+// Where the services' own log lines go (FLEET_LOG_OUTPUT): `prefix` through this process, each
+// line under its service's coloured name, for a person at a terminal; `files` straight from each
+// service into FLEET_LOG_DIR/<name>.log; `stdout` straight to this process's stdout. Default:
+// prefix at a terminal (or with --prefix), else files. Prefixing costs a pipe and this process's
+// CPU per line, so what runs unattended (and the benchmarks) writes directly.
+const LOG_OUTPUTS = ['prefix', 'files', 'stdout'] as const;
+const given = process.env.FLEET_LOG_OUTPUT;
+if (given && !(LOG_OUTPUTS as readonly string[]).includes(given)) {
+  console.error(`FLEET_LOG_OUTPUT must be one of ${LOG_OUTPUTS.join(', ')} (got ${JSON.stringify(given)})`);
+  process.exit(1);
+}
+const logOutput =
+  (given as (typeof LOG_OUTPUTS)[number] | undefined) ??
+  (process.stdout.isTTY || process.argv.includes('--prefix') ? 'prefix' : 'files');
+const logDir = process.env.FLEET_LOG_DIR || '.run/logs';
 const fleet = await startFleet({
-  log: (line) => console.log(`${prefix('fleet')} ${line}`),
-  serviceOutput: (name, line) => console.log(`${prefix(name)} ${line}`),
+  log: (line) => console.log(logOutput === 'prefix' ? `${prefix('fleet')} ${line}` : line),
+  ...(logOutput === 'prefix'
+    ? { serviceOutput: (name: string, line: string) => console.log(`${prefix(name)} ${line}`) }
+    : { serviceLogs: logOutput === 'files' ? { dir: logDir } : ('inherit' as const) }),
 }).catch((err: unknown) => {
   console.error(err instanceof Error ? err.message : err);
   process.exit(1);
@@ -32,6 +49,7 @@ APLT platform is running behind ${base} (Ctrl-C stops everything)
   logo modal       ${host('modal')}/modal/
 
   admin login (every tenant): ${demoAdmin.email} / ${demoAdmin.password}
+  service logs: ${logOutput === 'files' ? `${logDir}/<service>.log (FLEET_LOG_OUTPUT=prefix shows them here)` : logOutput === 'stdout' ? 'this output, unprefixed' : 'this output, prefixed (FLEET_LOG_OUTPUT=files writes them straight to files)'}
 ${fleet.notes.map((n) => `  ${n}`).join('\n')}
   *.localhost resolves in browsers and curl; elsewhere send the Host header:
     curl -H 'Host: acme.localhost' ${base}/-/documents/healthz

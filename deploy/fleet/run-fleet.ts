@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   apltDbEnv,
   env,
@@ -47,6 +48,31 @@ export interface RunningFleet {
   stop(): Promise<void>;
   /** Resolves when a service exits on its own (the fleet is then broken). */
   crashed: Promise<string>;
+}
+
+/**
+ * Where a service process writes: a pipe to this process, this process's own stdout/stderr, an
+ * append-only file `<dir>/<name>.log`, or nowhere. Call spawned() once the child is spawned (or
+ * failed to): it closes this process's copy of the file.
+ */
+export function serviceStdio(
+  name: string,
+  logs: 'pipe' | 'inherit' | { dir: string } | undefined,
+): { out: 'pipe' | 'inherit' | 'ignore' | number; spawned(): void } {
+  if (typeof logs !== 'object') return { out: logs ?? 'ignore', spawned() {} };
+  mkdirSync(logs.dir, { recursive: true });
+  const fd = openSync(join(logs.dir, `${name}.log`), 'a');
+  return { out: fd, spawned: () => closeSync(fd) };
+}
+
+/** Calls onLine for every non-blank line of a stream's chunks; a line split across chunks is joined. */
+export function lineSplitter(onLine: (line: string) => void): (chunk: Buffer) => void {
+  let rest = '';
+  return (chunk) => {
+    const lines = (rest + chunk.toString()).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) if (line.trim()) onLine(line);
+  };
 }
 
 async function waitHealthy(
@@ -131,7 +157,17 @@ export async function prepareFleet(opts: {
 export async function startFleet(opts: {
   env?: Record<string, string | undefined>;
   log?: (line: string) => void;
+  /**
+   * Every line a service writes, for a person at a terminal (the start command prefixes them) or
+   * a test. Costs a pipe and a split per chunk in this process, so only for interactive use.
+   */
   serviceOutput?: (name: string, line: string) => void;
+  /**
+   * Without serviceOutput, where the services write (as production runs them, no process in
+   * between): `{ dir }` one append-only file per process (`<dir>/<name>.log`), `inherit` this
+   * process's stdout and stderr. Default: nowhere.
+   */
+  serviceLogs?: 'inherit' | { dir: string };
 }): Promise<RunningFleet> {
   const source = { ...process.env, ...opts.env };
   const e = loadEnv(fleetEnvShape, source);
@@ -193,17 +229,21 @@ export async function startFleet(opts: {
   let proxy: RunningProxy | undefined;
   try {
     const spawnProcess = (p: (typeof fleetProcesses)[number]) => {
-      const child = spawn(process.execPath, p.args ?? ['--import', 'tsx', p.entry], {
-        cwd: p.cwd,
-        env: { ...serviceEnv, ...(p.port === null ? {} : { PORT: String(ports[p.service]) }) },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const output = serviceStdio(p.name, opts.serviceOutput ? 'pipe' : opts.serviceLogs);
+      let child: ChildProcess;
+      try {
+        child = spawn(process.execPath, p.args ?? ['--import', 'tsx', p.entry], {
+          cwd: p.cwd,
+          env: { ...serviceEnv, ...(p.port === null ? {} : { PORT: String(ports[p.service]) }) },
+          stdio: ['ignore', output.out, output.out],
+        });
+      } finally {
+        output.spawned();
+      }
       children.set(p.name, child);
-      const forward = (chunk: Buffer) => {
-        for (const line of chunk.toString().split('\n')) if (line.trim()) opts.serviceOutput?.(p.name, line);
-      };
-      child.stdout?.on('data', forward);
-      child.stderr?.on('data', forward);
+      const forward = (line: string) => opts.serviceOutput?.(p.name, line);
+      child.stdout?.on('data', lineSplitter(forward));
+      child.stderr?.on('data', lineSplitter(forward));
       child.once('exit', (code, signal) => {
         if (!stopping) reportCrash(`${p.name} exited (${signal ?? code})`);
       });
