@@ -416,6 +416,94 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     expect(await tiers('PF-2003-06')).toHaveLength(8);
   });
 
+  it('prices: unchanged tiers are not rewritten, bad records go to the reject report, the rest is written', async () => {
+    // Row versions of every tier and of the product: an unchanged feed must leave them as they are.
+    const versions = async (sku: string) =>
+      (
+        await sql<any>`SELECT x.price_list || ' ' || x.min_quantity || (CASE WHEN x.variant_id IS NULL THEN ' product' ELSE ' variant' END)
+            AS tier, x.price::text, x.xmin::text AS xmin
+          FROM aplt_product_prices x JOIN aplt_products p ON p.id = x.product_id
+          WHERE p.sku = ${sku} ORDER BY tier`.execute(aplt.db)
+      ).rows;
+    const productVersion = async (sku: string) =>
+      (
+        await sql<any>`SELECT xmin::text AS xmin, retail_price_100::text AS r FROM aplt_products WHERE sku = ${sku}`.execute(
+          aplt.db,
+        )
+      ).rows[0];
+    const scales = (...qs: Array<[number, string]>) =>
+      qs.map(([q, price]) => ({ minimum_quantity: String(q), price }));
+    await feed06('prices', {
+      currency: 'EUR',
+      price: [{ sku: 'PF-2001-01', scale: scales([1, '1,00'], [100, '1,00']) }],
+    });
+    expect((await run('06_prices')).run).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
+    const before = await versions('PF-2001-06');
+    const productBefore = await productVersion('PF-2001-06');
+    const other = await versions('PF-2003-06');
+    const cheap = await versions('PF-1101-06');
+    expect(cheap.length).toBeGreaterThan(0);
+    expect(before).toHaveLength(8);
+
+    await feed06('prices', {
+      currency: 'EUR',
+      price: [
+        { sku: 'PF-2001-01', scale: scales([1, '1,00'], [100, '1,00']) },
+        { sku: 'PF-2003-01', scale: scales([1, '-1,00']) },
+        { sku: 'NOPE-01', price: '1,00' },
+        { sku: 'PF-2001-01', scale: scales([1, '0,50']) },
+        { sku: 'PF-1101-01', price: '99999999999,00' },
+      ],
+    });
+    const bad = await run('06_prices');
+    expect(bad.run).toMatchObject({
+      status: 'succeeded',
+      rows_read: 5,
+      rows_inserted: 0,
+      rows_updated: 0,
+      rows_rejected: 4,
+      metadata: { unchanged: 1 },
+    });
+    expect(bad.rejects.map((x) => [x.row_number, x.key])).toEqual([
+      [2, 'PF-2003-01'],
+      [3, 'NOPE-01'],
+      [4, 'PF-2001-01'],
+      [5, 'PF-1101-01'],
+    ]);
+    expect(bad.rejects[0]!.reason).toMatch(/invalid price/);
+    expect(bad.rejects[0]!.raw).toMatchObject({ supplierSku: 'PF-2003-01', scales: [{ minQuantity: 1 }] });
+    expect(bad.rejects[1]!.reason).toMatch(/unknown product/);
+    expect(bad.rejects[2]!.reason).toMatch(/duplicate/);
+    // Rows the database refuses (here: a price beyond numeric(14,4)) are isolated and reported too.
+    expect(bad.rejects[3]!.reason).toMatch(/refused by the database: .*overflow/);
+    // Nothing was rewritten: same row versions for the unchanged tiers and product, and the
+    // rejected records left their products' tiers alone.
+    expect(await versions('PF-2001-06')).toEqual(before);
+    expect(await productVersion('PF-2001-06')).toEqual(productBefore);
+    expect(await versions('PF-2003-06')).toEqual(other);
+    expect(await versions('PF-1101-06')).toEqual(cheap);
+
+    // One changed scale rewrites that scale's rows (and the product-wide tier derived from it) only.
+    await feed06('prices', {
+      currency: 'EUR',
+      price: [{ sku: 'PF-2001-01', scale: scales([1, '1,00'], [100, '0,90']) }],
+    });
+    expect((await run('06_prices')).run).toMatchObject({
+      status: 'succeeded',
+      rows_updated: 1,
+      rows_rejected: 0,
+      metadata: { unchanged: 0 },
+    });
+    const after = await versions('PF-2001-06');
+    for (const [i, t] of after.entries()) {
+      if (t.tier.includes(' 100 ')) {
+        expect(t.xmin).not.toBe(before[i]!.xmin);
+        expect(t.price).toBe(t.tier.startsWith('purchase') ? '0.9000' : '1.2600');
+      } else expect(t).toEqual(before[i]);
+    }
+    expect((await productVersion('PF-2001-06')).r).toBe('1.2600');
+  });
+
   it('a supplier without a feed location fails with a clear message', async () => {
     const missing = await run('09_products');
     expect(missing.run).toMatchObject({ status: 'failed', error: expect.stringContaining('09') });

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import Decimal from 'decimal.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Kysely, type PgClient, sql, type Transaction, withPgClient } from '@aplt/db';
@@ -8,7 +9,7 @@ import { defaultFormats, parsersByFormat } from './connector-registry';
 import { describeFeedShape } from './feed-shape';
 import { copyLine, CopySpool, CopyWriter, type Field } from './copy-writer';
 import { countBytes, openSizedFeed } from './feed-source';
-import type { PositionRow, PrintRow, ProductRow, StockRow, TechniqueRow } from './feed-rows';
+import type { PositionRow, PriceRow, PrintRow, ProductRow, StockRow, TechniqueRow } from './feed-rows';
 import {
   type Counts,
   country,
@@ -17,19 +18,24 @@ import {
   productSku,
   type UnknownKey,
   upsertPositions,
-  upsertPrices,
   upsertTechniques,
   variantSku,
 } from './import.repository';
 import type { Parsed } from './mappers/parsed';
 import {
+  applyStagedPrices,
   applyStagedProducts,
   applyStagedStock,
   copyStatement,
+  createPriceStage,
   createProductStage,
   createStockStage,
+  priceStage,
   productStage,
+  resolveStagedPrices,
   resolveStagedStock,
+  stagedPriceRecord,
+  stagedPriceRejects,
   stagedRow,
   stagedStockRejects,
   stockStage,
@@ -180,10 +186,11 @@ export async function runConnector(
             );
           } else if (connector.kind === 'stock') {
             timing.feed_ms = await importStock(trx, client, s, parsers.stock(input), report);
+          } else if (connector.kind === 'prices') {
+            timing.feed_ms = await importPrices(trx, client, s, parsers.prices(input), report, margin);
           } else {
-            const rows: AsyncIterable<Parsed<any>> =
-              connector.kind === 'prices' ? parsers.prices(input) : parsers.printdata(input, s);
-            await importBatched(trx, rows, writerFor(connector, margin), opts.batchSize, report);
+            const rows: AsyncIterable<Parsed<any>> = parsers.printdata(input, s);
+            await importBatched(trx, rows, writerFor(connector), opts.batchSize, report);
           }
           timing.write_ms = Math.round(performance.now() - start);
           // A feed with content but not one record is in a shape this connector does not read
@@ -483,6 +490,89 @@ async function importStock(
   return stageMs;
 }
 
+/**
+ * Prices: every scale of the feed is COPYed to the stage (purchase and marked-up retail computed
+ * here, as before), resolved set-based (unknown SKUs, invalid values and repeated records go to the
+ * report), then written by one statement set; a range the database refuses is halved until the
+ * refused records stand alone.
+ */
+async function importPrices(
+  trx: Trx,
+  client: PgClient,
+  supplier: string,
+  rows: AsyncIterable<Parsed<PriceRow>>,
+  report: RunReport,
+  marginPercent: string,
+): Promise<number> {
+  const start = performance.now();
+  const factor = new Decimal(1).plus(new Decimal(marginPercent).div(100));
+  await createPriceStage(trx);
+  let records = 0;
+  const copy = CopyWriter.open(client, copyStatement(priceStage));
+  try {
+    await stageRows(
+      rows,
+      report,
+      (r, ord, rowNumber) => {
+        const currency = r.currency.toUpperCase();
+        const lines: Field[][] = r.scales.map((sc) => {
+          const price = new Decimal(sc.price);
+          return [
+            ord,
+            rowNumber,
+            r.supplierSku,
+            sc.minQuantity,
+            price.toFixed(4),
+            price.times(factor).toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toFixed(4),
+            currency,
+            nz(r.validUntil),
+          ];
+        });
+        return lines.length > 0
+          ? lines.flat()
+          : { rowNumber, key: r.supplierSku, reason: 'no price: the record lists no scale', raw: r };
+      },
+      async (fields) => {
+        // One staged line per scale (8 fields each).
+        for (let i = 0; i < fields.length; i += 8) await copy.row(fields.slice(i, i + 8));
+        records++;
+      },
+    );
+    await copy.end();
+  } catch (err) {
+    await copy.abort(err instanceof Error ? err : new Error(String(err)));
+    throw err;
+  }
+  const stageMs = Math.round(performance.now() - start);
+  await resolveStagedPrices(trx, supplier);
+  for (let after = -1; ;) {
+    const page = await stagedPriceRejects(trx, after, 5000);
+    if (page.length === 0) break;
+    for (const r of page)
+      report.reject({ rowNumber: r.row_number, key: r.key, reason: r.reason, raw: r.raw });
+    after = page[page.length - 1]!.ord;
+    await report.flush();
+  }
+  report.add(
+    await applyInRanges(
+      trx,
+      0,
+      records,
+      (lo, hi) => applyStagedPrices(trx, lo, hi),
+      async (ord, reason) => {
+        const staged = await stagedPriceRecord(trx, ord);
+        report.reject({
+          rowNumber: staged?.row_number ?? 0,
+          key: staged?.key,
+          reason: `refused by the database: ${reason}`,
+          raw: staged?.raw ?? null,
+        });
+      },
+    ),
+  );
+  return stageMs;
+}
+
 async function refusedRow(
   trx: Trx,
   table: 'aplt_stage_products' | 'aplt_stage_stock',
@@ -564,15 +654,14 @@ async function importBatched(
   await flush();
 }
 
-function writerFor(connector: ConnectorName, margin: string): Writer {
+function writerFor(connector: ConnectorName): Writer {
   const s = connector.supplier;
   switch (connector.kind) {
-    case 'prices':
-      return (trx, rows) => upsertPrices(trx, s, rows, margin);
     case 'printdata':
       return (trx, rows: PrintRow[]) => writePrint(trx, s, rows);
     case 'products':
     case 'stock':
+    case 'prices':
       throw new Error(`${connector.kind} feeds are staged through COPY, not batched`);
   }
 }

@@ -1,6 +1,5 @@
 import { type Kysely, sql, type Transaction } from '@aplt/db';
-import Decimal from 'decimal.js';
-import type { PositionRow, PriceRow, TechniqueRow } from './feed-rows';
+import type { PositionRow, TechniqueRow } from './feed-rows';
 
 type Db = Kysely<any> | Transaction<any>;
 export interface Counts {
@@ -26,103 +25,6 @@ export const gtin = (v: string | undefined) => (v && /^[0-9]{8,14}$/.test(v) ? v
 async function counts(rows: Array<{ inserted: boolean }>): Promise<Counts> {
   const inserted = rows.filter((r) => r.inserted).length;
   return { inserted, updated: rows.length - inserted };
-}
-
-/**
- * Price tiers: the supplier's net prices as the purchase list and, marked up by the supplier's
- * margin, the retail list. Product-wide tiers are the cheapest variant per scale, and
- * retail_price_100 (what makes a product sellable) is the retail tier that applies at 100. A
- * tier that the feed no longer lists for a variant or product it prices is deleted.
- */
-export async function upsertPrices(
-  db: Db,
-  supplier: string,
-  rows: PriceRow[],
-  marginPercent: string,
-): Promise<Counts & { unknown: UnknownKey[] }> {
-  const factor = new Decimal(1).plus(new Decimal(marginPercent).div(100));
-  const flat = rows.flatMap((r, idx) =>
-    r.scales.map((s) => ({
-      idx,
-      sku: r.supplierSku,
-      min: s.minQuantity,
-      purchase: new Decimal(s.price).toFixed(4),
-      retail: new Decimal(s.price).times(factor).toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toFixed(4),
-      currency: r.currency.toUpperCase(),
-      validUntil: nz(r.validUntil),
-    })),
-  );
-  const col = <T>(f: (r: (typeof flat)[number]) => T) => flat.map(f);
-  const res = await sql<{ idx: number; product_id: number | null; inserted: boolean | null }>`
-    WITH input AS (
-      SELECT * FROM unnest(${col((r) => r.idx)}::int[], ${col((r) => r.sku)}::text[], ${col((r) => r.min)}::int[],
-        ${col((r) => r.purchase)}::numeric[], ${col((r) => r.retail)}::numeric[], ${col((r) => r.currency)}::text[],
-        ${col((r) => r.validUntil)}::date[]) AS t(idx, supplier_sku, min_q, purchase, retail, currency, valid_until)
-    ), resolved AS (
-      SELECT i.*, coalesce(v.product_id, p.id) AS product_id, v.id AS variant_id
-      FROM input i
-      LEFT JOIN LATERAL (SELECT v.id, v.product_id FROM aplt_product_variants v JOIN aplt_products pp ON pp.id = v.product_id
-        WHERE v.supplier_sku = i.supplier_sku AND pp.supplier_code = ${supplier} LIMIT 1) v ON true
-      LEFT JOIN aplt_products p ON v.id IS NULL AND p.supplier_code = ${supplier} AND p.supplier_sku = i.supplier_sku
-    ), dropped AS (
-      -- A tier the feed no longer lists for a variant (or product) it prices is gone; products and
-      -- variants the feed does not mention keep theirs. Disjoint from what is written below.
-      DELETE FROM aplt_product_prices x
-      USING (SELECT DISTINCT product_id, variant_id FROM resolved WHERE product_id IS NOT NULL) k
-      WHERE x.product_id = k.product_id AND x.variant_id IS NOT DISTINCT FROM k.variant_id
-        AND NOT EXISTS (SELECT 1 FROM resolved r WHERE r.product_id = k.product_id
-          AND r.variant_id IS NOT DISTINCT FROM k.variant_id AND r.min_q = x.min_quantity)
-    ), written AS (
-      INSERT INTO aplt_product_prices (product_id, variant_id, price_list, min_quantity, price, currency, valid_until)
-      SELECT product_id, variant_id, l.list, min_q, CASE l.list WHEN 'purchase' THEN purchase ELSE retail END, currency, valid_until
-      FROM resolved CROSS JOIN (VALUES ('purchase'), ('retail')) AS l(list)
-      WHERE product_id IS NOT NULL
-      ON CONFLICT ON CONSTRAINT aplt_product_prices_scale_key DO UPDATE SET price = EXCLUDED.price,
-        currency = EXCLUDED.currency, valid_until = EXCLUDED.valid_until
-      RETURNING product_id, (xmax = 0) AS inserted
-    )
-    SELECT r.idx, r.product_id, bool_and(w.inserted) AS inserted
-    FROM resolved r LEFT JOIN written w ON w.product_id = r.product_id
-    GROUP BY r.idx, r.product_id`.execute(db);
-  const touched = [...new Set(res.rows.map((r) => r.product_id).filter((id): id is number => id !== null))];
-  if (touched.length > 0) {
-    // Product-wide tiers derived from variants follow them: a scale no variant has any more goes.
-    await sql`
-      DELETE FROM aplt_product_prices x
-      WHERE x.variant_id IS NULL AND x.product_id = ANY(${touched}::bigint[])
-        AND EXISTS (SELECT 1 FROM aplt_product_prices v WHERE v.product_id = x.product_id AND v.variant_id IS NOT NULL)
-        AND NOT EXISTS (SELECT 1 FROM aplt_product_prices v WHERE v.product_id = x.product_id
-          AND v.variant_id IS NOT NULL AND v.price_list = x.price_list AND v.min_quantity = x.min_quantity)`.execute(
-      db,
-    );
-    await sql`
-      INSERT INTO aplt_product_prices (product_id, variant_id, price_list, min_quantity, price, currency)
-      SELECT product_id, NULL, price_list, min_quantity, min(price), min(currency)
-      FROM aplt_product_prices WHERE variant_id IS NOT NULL AND product_id = ANY(${touched}::bigint[])
-      GROUP BY product_id, price_list, min_quantity
-      ON CONFLICT ON CONSTRAINT aplt_product_prices_scale_key DO UPDATE SET price = EXCLUDED.price`.execute(
-      db,
-    );
-    await sql`
-      UPDATE aplt_products p SET
-        retail_price_100 = (SELECT price FROM aplt_product_prices x WHERE x.product_id = p.id AND x.variant_id IS NULL
-          AND x.price_list = 'retail' AND x.min_quantity <= 100 ORDER BY x.min_quantity DESC LIMIT 1),
-        purchase_price = (SELECT price FROM aplt_product_prices x WHERE x.product_id = p.id AND x.variant_id IS NULL
-          AND x.price_list = 'purchase' AND x.min_quantity <= 100 ORDER BY x.min_quantity DESC LIMIT 1)
-      WHERE p.id = ANY(${touched}::bigint[])`.execute(db);
-  }
-  const byIdx = new Map<number, { product_id: number | null; inserted: boolean | null }>();
-  for (const r of res.rows) if (!byIdx.has(r.idx) || r.product_id !== null) byIdx.set(r.idx, r);
-  const known = [...byIdx.values()].filter((r) => r.product_id !== null);
-  return {
-    ...(await counts(known.map((r) => ({ inserted: !!r.inserted })))),
-    unknown: [...byIdx.entries()]
-      .filter(([, r]) => r.product_id === null)
-      .map(([index]) => ({
-        index,
-        reason: 'unknown product: no product or variant of this supplier has this SKU',
-      })),
-  };
 }
 
 /** Techniques with their price scales and setup cost (opstartkosten). */

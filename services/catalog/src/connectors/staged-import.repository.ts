@@ -219,3 +219,171 @@ export async function stagedRow(
   );
   return res.rows[0];
 }
+
+/**
+ * Price feeds: one staged row per scale of a feed record (`ord` is the record's position among the
+ * staged records, so a record's scales share it). Amounts are computed before staging (purchase
+ * and, marked up, retail) so the rounding is the one the batched path used.
+ */
+export const priceStage = {
+  table: 'aplt_stage_prices',
+  columns: ['ord', 'row_number', 'supplier_sku', 'min_q', 'purchase', 'retail', 'currency', 'valid_until'],
+};
+
+export async function createPriceStage(trx: Trx): Promise<void> {
+  await sql`CREATE TEMP TABLE aplt_stage_prices (ord int NOT NULL, row_number int NOT NULL, supplier_sku text NOT NULL,
+    min_q int NOT NULL, purchase numeric NOT NULL, retail numeric NOT NULL, currency text NOT NULL, valid_until date)
+    ON COMMIT DROP`.execute(trx);
+}
+
+/**
+ * Resolves every staged price record at once to its product and variant (the supplier's variant
+ * SKU first, then its product code) and marks what cannot be written: an unknown SKU, a value the
+ * price tables do not take (currency, negative price, minimum quantity, a scale listed twice), or
+ * a second record for a product or variant already priced (the first one counts).
+ */
+export async function resolveStagedPrices(trx: Trx, supplier: string): Promise<void> {
+  await sql`
+    CREATE TEMP TABLE aplt_stage_prices_resolved ON COMMIT DROP AS
+    SELECT ord, row_number, supplier_sku, product_id, variant_id,
+      CASE WHEN product_id IS NULL THEN 'unknown product: no product or variant of this supplier has this SKU'
+        WHEN invalid IS NOT NULL THEN invalid
+        WHEN row_number() OVER (PARTITION BY product_id, coalesce(variant_id, 0), invalid IS NULL ORDER BY ord) > 1
+          THEN 'duplicate: an earlier row of the feed prices ' || supplier_sku END AS reject
+    FROM (
+      SELECT x.*, coalesce(m.product_id, p.id) AS product_id, m.id AS variant_id
+      FROM (
+        SELECT s.ord, min(s.row_number) AS row_number, min(s.supplier_sku) AS supplier_sku,
+          CASE WHEN bool_or(s.currency !~ '^[A-Z]{3}$') THEN 'invalid currency: ' || min(s.currency)
+            WHEN bool_or(s.purchase < 0) THEN 'invalid price: below 0'
+            WHEN bool_or(s.min_q < 1) THEN 'invalid minimum quantity: below 1'
+            WHEN count(*) <> count(DISTINCT s.min_q) THEN 'invalid scales: a minimum quantity is listed twice' END AS invalid
+        FROM aplt_stage_prices s GROUP BY s.ord
+      ) x
+      LEFT JOIN (SELECT DISTINCT ON (v.supplier_sku) v.supplier_sku, v.id, v.product_id
+                 FROM aplt_product_variants v JOIN aplt_products pp ON pp.id = v.product_id
+                 WHERE pp.supplier_code = ${supplier} AND v.supplier_sku IS NOT NULL
+                 ORDER BY v.supplier_sku, v.id) m ON m.supplier_sku = x.supplier_sku
+      LEFT JOIN aplt_products p ON m.id IS NULL AND p.supplier_code = ${supplier} AND p.supplier_sku = x.supplier_sku
+    ) r`.execute(trx);
+  await sql`CREATE INDEX ON aplt_stage_prices_resolved (ord)`.execute(trx);
+  await sql`ANALYZE aplt_stage_prices, aplt_stage_prices_resolved`.execute(trx);
+}
+
+const priceRecordRaw = sql`(SELECT json_build_object('supplierSku', r.supplier_sku, 'currency', min(s.currency),
+  'validUntil', min(s.valid_until), 'scales', json_agg(json_build_object('minQuantity', s.min_q, 'price', s.purchase)
+  ORDER BY s.min_q)) FROM aplt_stage_prices s WHERE s.ord = r.ord)`;
+
+/** Rejects of the price resolution, in feed order, a page at a time. */
+export async function stagedPriceRejects(
+  trx: Trx,
+  afterOrd: number,
+  limit: number,
+): Promise<Array<{ ord: number; row_number: number; key: string; reason: string; raw: unknown }>> {
+  const res = await sql<{ ord: number; row_number: number; key: string; reason: string; raw: unknown }>`
+    SELECT r.ord, r.row_number, r.supplier_sku AS key, r.reject AS reason, ${priceRecordRaw} AS raw
+    FROM aplt_stage_prices_resolved r
+    WHERE r.reject IS NOT NULL AND r.ord > ${afterOrd} ORDER BY r.ord LIMIT ${limit}`.execute(trx);
+  return res.rows;
+}
+
+/** One staged price record as the reject report shows it (when the database refuses it alone). */
+export async function stagedPriceRecord(
+  trx: Trx,
+  ord: number,
+): Promise<{ row_number: number; key: string; raw: unknown } | undefined> {
+  const res = await sql<{ row_number: number; key: string; raw: unknown }>`
+    SELECT r.row_number, r.supplier_sku AS key, ${priceRecordRaw} AS raw
+    FROM aplt_stage_prices_resolved r WHERE r.ord = ${ord}`.execute(trx);
+  return res.rows[0];
+}
+
+/**
+ * Price records with ord in [lo, hi) that resolved, as one statement set: the tiers a priced
+ * product or variant no longer lists are deleted in the same statement that upserts its tiers;
+ * then the product-wide tiers derived from variants (the cheapest per scale) and the products'
+ * retail_price_100 / purchase_price follow. Tiers and products whose values are the same are not
+ * rewritten (IS DISTINCT FROM), so an unchanged feed writes nothing.
+ */
+export async function applyStagedPrices(trx: Trx, lo: number, hi: number): Promise<Counts> {
+  const res = await sql<{ inserted: number; updated: number; unchanged: number }>`
+    WITH keys AS (
+      SELECT ord, product_id, coalesce(variant_id, 0) AS vkey FROM aplt_stage_prices_resolved
+      WHERE ord >= ${lo} AND ord < ${hi} AND reject IS NULL
+    ), src AS (
+      SELECT r.ord, r.product_id, r.variant_id, s.min_q, l.list,
+        CASE l.list WHEN 'purchase' THEN s.purchase ELSE s.retail END AS price, s.currency, s.valid_until
+      FROM aplt_stage_prices_resolved r JOIN aplt_stage_prices s ON s.ord = r.ord
+      CROSS JOIN (VALUES ('purchase'), ('retail')) AS l(list)
+      WHERE r.ord >= ${lo} AND r.ord < ${hi} AND r.reject IS NULL
+    ), dropped AS (
+      -- A tier the feed no longer lists for a variant (or product) it prices is gone; products and
+      -- variants the feed does not mention keep theirs. Disjoint from what is written below.
+      DELETE FROM aplt_product_prices x USING keys k
+      WHERE x.product_id = k.product_id AND coalesce(x.variant_id, 0) = k.vkey
+        AND NOT EXISTS (SELECT 1 FROM src WHERE src.ord = k.ord AND src.min_q = x.min_quantity)
+      RETURNING k.ord
+    ), changed AS (
+      SELECT src.* FROM src
+      LEFT JOIN aplt_product_prices e ON e.product_id = src.product_id AND coalesce(e.variant_id, 0) = coalesce(src.variant_id, 0)
+        AND e.price_list = src.list AND e.min_quantity = src.min_q
+      WHERE e.id IS NULL OR (e.price, e.currency::text, e.valid_until) IS DISTINCT FROM (src.price, src.currency, src.valid_until)
+    ), written AS (
+      INSERT INTO aplt_product_prices AS x (product_id, variant_id, price_list, min_quantity, price, currency, valid_until)
+      SELECT product_id, variant_id, list, min_q, price, currency, valid_until FROM changed
+      ON CONFLICT ON CONSTRAINT aplt_product_prices_scale_key DO UPDATE SET price = EXCLUDED.price,
+        currency = EXCLUDED.currency, valid_until = EXCLUDED.valid_until
+      WHERE (x.price, x.currency, x.valid_until) IS DISTINCT FROM (EXCLUDED.price, EXCLUDED.currency, EXCLUDED.valid_until)
+      RETURNING product_id, coalesce(variant_id, 0) AS vkey, (xmax = 0) AS inserted
+    ), w AS (
+      SELECT product_id, vkey, count(*) AS n, count(*) FILTER (WHERE inserted) AS ins FROM written GROUP BY product_id, vkey
+    ), d AS (
+      SELECT ord, count(*) AS del FROM dropped GROUP BY ord
+    ), per_record AS (
+      SELECT k.ord, coalesce(w.n, 0) AS n, coalesce(w.ins, 0) AS ins, coalesce(d.del, 0) AS del
+      FROM keys k LEFT JOIN w ON w.product_id = k.product_id AND w.vkey = k.vkey LEFT JOIN d ON d.ord = k.ord
+    )
+    SELECT count(*) FILTER (WHERE n > 0 AND ins = n AND del = 0)::int AS inserted,
+      count(*) FILTER (WHERE (n > 0 OR del > 0) AND NOT (n > 0 AND ins = n AND del = 0))::int AS updated,
+      count(*) FILTER (WHERE n = 0 AND del = 0)::int AS unchanged
+    FROM per_record`.execute(trx);
+  // Product-wide tiers derived from variants follow them: a scale no variant has any more goes.
+  await sql`
+    WITH touched AS (
+      SELECT DISTINCT product_id FROM aplt_stage_prices_resolved
+      WHERE ord >= ${lo} AND ord < ${hi} AND reject IS NULL AND variant_id IS NOT NULL
+    ), agg AS (
+      SELECT v.product_id, v.price_list, v.min_quantity, min(v.price) AS price, min(v.currency) AS currency
+      FROM aplt_product_prices v JOIN touched t ON t.product_id = v.product_id
+      WHERE v.variant_id IS NOT NULL GROUP BY v.product_id, v.price_list, v.min_quantity
+    ), dropped AS (
+      DELETE FROM aplt_product_prices x USING touched t
+      WHERE x.product_id = t.product_id AND x.variant_id IS NULL
+        AND EXISTS (SELECT 1 FROM agg a WHERE a.product_id = x.product_id)
+        AND NOT EXISTS (SELECT 1 FROM agg a WHERE a.product_id = x.product_id AND a.price_list = x.price_list
+          AND a.min_quantity = x.min_quantity)
+    )
+    INSERT INTO aplt_product_prices AS x (product_id, variant_id, price_list, min_quantity, price, currency)
+    SELECT a.product_id, NULL, a.price_list, a.min_quantity, a.price, a.currency FROM agg a
+    LEFT JOIN aplt_product_prices e ON e.product_id = a.product_id AND e.variant_id IS NULL
+      AND e.price_list = a.price_list AND e.min_quantity = a.min_quantity
+    WHERE e.id IS NULL OR (e.price, e.currency) IS DISTINCT FROM (a.price, a.currency)
+    ON CONFLICT ON CONSTRAINT aplt_product_prices_scale_key DO UPDATE SET price = EXCLUDED.price, currency = EXCLUDED.currency
+    WHERE (x.price, x.currency) IS DISTINCT FROM (EXCLUDED.price, EXCLUDED.currency)`.execute(trx);
+  // What makes a product sellable: the retail tier that applies at 100 (and the purchase one).
+  await sql`
+    UPDATE aplt_products p SET retail_price_100 = x.retail, purchase_price = x.purchase
+    FROM (
+      SELECT t.product_id,
+        (SELECT price FROM aplt_product_prices x WHERE x.product_id = t.product_id AND x.variant_id IS NULL
+          AND x.price_list = 'retail' AND x.min_quantity <= 100 ORDER BY x.min_quantity DESC LIMIT 1) AS retail,
+        (SELECT price FROM aplt_product_prices x WHERE x.product_id = t.product_id AND x.variant_id IS NULL
+          AND x.price_list = 'purchase' AND x.min_quantity <= 100 ORDER BY x.min_quantity DESC LIMIT 1) AS purchase
+      FROM (SELECT DISTINCT product_id FROM aplt_stage_prices_resolved
+            WHERE ord >= ${lo} AND ord < ${hi} AND reject IS NULL) t
+    ) x
+    WHERE p.id = x.product_id AND (p.retail_price_100, p.purchase_price) IS DISTINCT FROM (x.retail, x.purchase)`.execute(
+    trx,
+  );
+  return res.rows[0] ?? { inserted: 0, updated: 0, unchanged: 0 };
+}
