@@ -12,12 +12,67 @@ import {
   ServicePorts,
   tenantServersFromEnv,
 } from '@aplt/config';
-import { createMysqlDb, createPgDb, migrateFleet, TenantDatabases, TenantRegistry } from '@aplt/db';
+import {
+  createMysqlDb,
+  createPgDb,
+  type Kysely,
+  migrateFleet,
+  TenantDatabases,
+  TenantRegistry,
+} from '@aplt/db';
 import { freePort, localUpstreams, type RunningProxy, startCaddy } from '@aplt/proxy';
 import { ensureSecretsFile, LOCAL_SECRETS_FILE } from '../secrets';
 import { startMailCatcher, type MailCatcher } from './mail-catcher';
 import { fleetProcesses } from './manifest';
-import { seedSteps } from './seeds';
+import { type SeedContext, seedSteps } from './seeds';
+import { ensureSeedMarkers, FLEET_SCOPE, readSeedMarkers, writeSeedMarkers } from './seed-markers';
+
+export type SeedMode = 'auto' | 'always' | 'never';
+
+/** FLEET_SEED: auto (default; true/1/yes too), always, never (false/0/no too). */
+export function seedModeOf(value: string): SeedMode {
+  const v = value.trim().toLowerCase();
+  if (['', 'auto', 'true', '1', 'yes', 'on'].includes(v)) return 'auto';
+  if (v === 'always') return 'always';
+  if (['never', 'false', '0', 'no', 'off'].includes(v)) return 'never';
+  throw new Error(`FLEET_SEED must be auto, always or never (got ${JSON.stringify(value)})`);
+}
+
+/**
+ * Runs the seed steps that the markers in the control DB say are missing (all of them when
+ * `always`), marks what ran, and collects every step's banner lines. Returns the steps that ran.
+ */
+async function runSeedSteps(ctx: SeedContext, control: Kysely<any>, mode: SeedMode): Promise<string[]> {
+  await ensureSeedMarkers(control);
+  const ran: string[] = [];
+  const skipped: string[] = [];
+  for (const step of seedSteps) {
+    const scopes =
+      step.scope === 'fleet'
+        ? [FLEET_SCOPE]
+        : step.scopes
+          ? await step.scopes(ctx)
+          : (await ctx.registry.list()).map((t) => t.id);
+    const done = await readSeedMarkers(control, step.name);
+    const forced = mode === 'always' || (step.dependsOn ?? []).some((d) => ran.includes(d));
+    const pending = forced ? scopes : scopes.filter((s) => (done.get(s)?.version ?? 0) < step.version);
+    if (pending.length === 0) {
+      skipped.push(step.name);
+      continue;
+    }
+    ctx.log(`seed: running ${step.name} (${step.scope === 'fleet' ? 'fleet' : pending.join(', ')})`);
+    await step.run(ctx, pending);
+    await writeSeedMarkers(control, step.name, pending, step.version);
+    ran.push(step.name);
+  }
+  for (const step of seedSteps) await step.notes?.(ctx);
+  ctx.log(
+    ran.length === 0
+      ? `seed: already done, nothing to seed (${skipped.length} steps marked in the control DB; FLEET_SEED=always re-runs them)`
+      : `seed: ${ran.length} step(s) ran, ${skipped.length} already done`,
+  );
+  return ran;
+}
 
 export const fleetEnvShape = {
   ...pgEnv,
@@ -29,7 +84,8 @@ export const fleetEnvShape = {
   PROXY_DOMAIN: env.str('localhost'),
   // `auto`: pick free ports for the services (tests, or a second fleet beside a running one).
   FLEET_PORTS: env.oneOf(['default', 'auto'] as const, 'default'),
-  FLEET_SEED: env.bool(true),
+  // `auto` (or true): seed what the markers say is missing; `always`: every step again; `never` (or false).
+  FLEET_SEED: env.str('auto'),
   // Prefix for the tenant databases the seed creates, so a test fleet never touches the demo one.
   FLEET_DB_PREFIX: env.optionalStr(),
   // Comma list of demo tenant ids to seed (default: all 11), to keep test fleets small.
@@ -96,7 +152,10 @@ async function waitHealthy(
   }
 }
 
-/** Migrates every database and runs the demo seeds (when FLEET_SEED): the one-shot part of a start. */
+/**
+ * Migrates every database and runs the demo seed steps not yet marked as done (FLEET_SEED=auto;
+ * `always` runs them all, `never` none): the one-shot part of a start.
+ */
 export async function prepareFleet(opts: {
   env?: Record<string, string | undefined>;
   log?: (line: string) => void;
@@ -108,9 +167,10 @@ export async function prepareFleet(opts: {
   for (const [k, v] of Object.entries(given)) if (v !== undefined && v !== '') source[k] = v;
   const log = opts.log ?? ((line: string) => console.log(line));
   const server = pgAddressFromEnv(e);
+  const mode = seedModeOf(e.FLEET_SEED);
   await migrateFleet(log, source);
   const notes: string[] = [];
-  if (e.FLEET_SEED) {
+  if (mode !== 'never') {
     const control = createPgDb({ ...server, database: e.CONTROL_DB }, { max: 2 });
     const access = createPgDb({ ...server, database: e.PG_DB }, { max: 2 });
     const portal = createMysqlDb(
@@ -141,10 +201,7 @@ export async function prepareFleet(opts: {
         dbPrefix: e.FLEET_DB_PREFIX ?? '',
         tenantFilter: e.FLEET_TENANTS,
       };
-      for (const step of seedSteps) {
-        log(`seed: ${step.name}`);
-        await step.run(ctx);
-      }
+      await runSeedSteps(ctx, control, mode);
     } finally {
       await Promise.allSettled([databases.close(), control.destroy(), access.destroy(), portal.destroy()]);
     }
@@ -173,7 +230,9 @@ export async function startFleet(opts: {
   const e = loadEnv(fleetEnvShape, source);
   const log = opts.log ?? ((line: string) => console.log(line));
 
+  const started = performance.now();
   const notes = await prepareFleet({ env: opts.env, log });
+  const prepared = performance.now();
   const ports = { ...ServicePorts } as Record<ServiceName, number>;
   if (e.FLEET_PORTS === 'auto')
     for (const s of Object.keys(ports) as ServiceName[]) ports[s] = await freePort();
@@ -274,6 +333,11 @@ export async function startFleet(opts: {
     await mail?.close();
     throw err;
   }
+  const secs = (ms: number) => (ms / 1000).toFixed(1);
+  const ready = performance.now();
+  log(
+    `fleet ready in ${secs(ready - started)} s (migrate + seed ${secs(prepared - started)} s, services and proxy ${secs(ready - prepared)} s)`,
+  );
   const runningProxy = proxy;
   runningProxy.process.once('exit', () => {
     if (!stopping) reportCrash('proxy exited');

@@ -6,6 +6,7 @@ import { freePort, httpRequest, testServers, uniqueName } from '@aplt/testing';
 import { type RunningFleet, startFleet } from '../fleet/run-fleet';
 
 export interface FleetFixture {
+  /** The running fleet (replaced by restart()). */
   fleet: RunningFleet;
   proxyPort: number;
   /** Private work directory: secrets file, mail, caches, file store, git repository. */
@@ -16,6 +17,11 @@ export interface FleetFixture {
   output: string[];
   /** A request through the proxy with the given Host header. */
   via(host: string, path: string, opts?: Parameters<typeof httpRequest>[1]): ReturnType<typeof httpRequest>;
+  /**
+   * Stops the fleet's processes and starts them again on the same databases, files and ports
+   * (a second start command on a fleet that has its data); `env` overrides the first start's.
+   */
+  restart(env?: Record<string, string>): Promise<RunningFleet>;
   stop(): Promise<void>;
 }
 
@@ -51,41 +57,43 @@ export async function startFleetFixture(
       await my.destroy();
     }
   };
-  const fleet = await startFleet({
-    env: {
-      PG_HOST: pg.host,
-      PG_PORT: String(pg.port),
-      PG_USER: pg.user,
-      PG_PASS: pg.password,
-      CONTROL_DB: `${prefix}control`,
-      PG_DB: `${prefix}access`,
-      MYSQL_HOST: mysql.host,
-      MYSQL_PORT: String(mysql.port),
-      MYSQL_USER: mysql.user,
-      MYSQL_PASSWORD: mysql.password,
-      PORTAL_DB: `${prefix}portal`,
-      REDIS_URL: redisUrl,
-      REDIS_PREFIX: prefix,
-      PROXY_PORT: String(proxyPort),
-      FLEET_PORTS: 'auto',
-      FLEET_DB_PREFIX: prefix,
-      FLEET_TENANTS: tenants,
-      LICENSE_CACHE_DIR: join(work, 'cache'),
-      FILE_STORE_DIR: join(work, 'files'),
-      DEVPROJECTS_GIT_DIR: join(work, 'repos'),
-      FLEET_MAIL_DIR: mailDir,
-      FLEET_SECRETS_FILE: secretsFile,
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    log: (line) => output.push(line),
-    serviceOutput: (name, line) => output.push(`${name}| ${line}`),
-  }).catch(async (err: unknown) => {
-    await cleanup().catch(() => {});
-    throw new Error(`${(err as Error).message}\n${output.slice(-40).join('\n')}`);
-  });
-  return {
-    fleet,
+  const baseEnv: Record<string, string | undefined> = {
+    PG_HOST: pg.host,
+    PG_PORT: String(pg.port),
+    PG_USER: pg.user,
+    PG_PASS: pg.password,
+    CONTROL_DB: `${prefix}control`,
+    PG_DB: `${prefix}access`,
+    MYSQL_HOST: mysql.host,
+    MYSQL_PORT: String(mysql.port),
+    MYSQL_USER: mysql.user,
+    MYSQL_PASSWORD: mysql.password,
+    PORTAL_DB: `${prefix}portal`,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: prefix,
+    PROXY_PORT: String(proxyPort),
+    FLEET_PORTS: 'auto',
+    FLEET_DB_PREFIX: prefix,
+    FLEET_TENANTS: tenants,
+    LICENSE_CACHE_DIR: join(work, 'cache'),
+    FILE_STORE_DIR: join(work, 'files'),
+    DEVPROJECTS_GIT_DIR: join(work, 'repos'),
+    FLEET_MAIL_DIR: mailDir,
+    FLEET_SECRETS_FILE: secretsFile,
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
+  const start = (overrides: Record<string, string>) =>
+    startFleet({
+      env: { ...baseEnv, ...overrides },
+      log: (line) => output.push(line),
+      serviceOutput: (name, line) => output.push(`${name}| ${line}`),
+    }).catch(async (err: unknown) => {
+      await cleanup().catch(() => {});
+      throw new Error(`${(err as Error).message}\n${output.slice(-40).join('\n')}`);
+    });
+  const fixture: FleetFixture = {
+    fleet: await start({}),
     proxyPort,
     work,
     mailDir,
@@ -93,9 +101,15 @@ export async function startFleetFixture(
     prefix,
     output,
     via: (host, path, opts = {}) => httpRequest(`http://127.0.0.1:${proxyPort}${path}`, { ...opts, host }),
+    async restart(overrides = {}) {
+      await fixture.fleet.stop();
+      fixture.fleet = await start(overrides);
+      return fixture.fleet;
+    },
     async stop() {
-      await fleet.stop();
+      await fixture.fleet.stop();
       await cleanup();
     },
   };
+  return fixture;
 }

@@ -32,6 +32,10 @@ export async function seedAccess(ctx: SeedContext): Promise<void> {
   ctx.log(
     `access: admin ${adminCreated ? 'created' : 'kept'}, licenses seeded for ${licensed + shop} of ${tenantIds.length} tenants`,
   );
+}
+
+/** The banner's line for the access service's demo login (shown on every start, seeded or not). */
+export function accessNotes(ctx: SeedContext): void {
   ctx.notes.push(
     `access/licenses login: ${demoAccessAdmin.email} / ${demoAccessAdmin.password} (the e-mailed one-time code shows in the fleet log as "mail to ...")`,
   );

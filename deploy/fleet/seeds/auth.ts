@@ -26,5 +26,9 @@ export async function seedAuthCustomers(ctx: SeedContext): Promise<void> {
     return { customer_id: customerId };
   });
   ctx.log(`storefront customers: ${created} created`);
+}
+
+/** The banner's line for the demo storefront customer. */
+export function authNotes(ctx: SeedContext): void {
   ctx.notes.push(`Storefront customer (every tenant): ${demoCustomer.email} / ${demoCustomer.password}`);
 }

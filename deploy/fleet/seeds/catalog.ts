@@ -22,16 +22,19 @@ const suppliers: Record<string, { name: string; format: string; ext: string }> =
   '09': { name: 'Supplier 09 (demo, Midocean-style JSON)', format: 'json', ext: 'json' },
 };
 
-/**
- * The demo catalog: suppliers and a category tree in the master aplt DB, the sample feeds of every
- * supplier imported through the real connectors, then a first tenant update into every tenant
- * and a commerce sync per tenant, so each demo shop shows products. Idempotent (upserts).
- */
-export async function seedCatalog(ctx: SeedContext): Promise<void> {
-  const tenants = await ctx.registry.list();
-  const master = tenants.find((t) => t.kind === 'master');
+async function masterDb(ctx: SeedContext) {
+  const master = (await ctx.registry.list()).find((t) => t.kind === 'master');
   if (!master) throw new Error('catalog seed: no master tenant registered');
-  const db = ctx.databases.aplt(master);
+  return ctx.databases.aplt(master);
+}
+
+/**
+ * The demo catalog's master part: suppliers and a category tree in the master aplt DB and the
+ * sample feeds of every supplier imported through the real connectors (32 connector runs).
+ * Idempotent (upserts); the start command runs it once per fleet (seed markers).
+ */
+export async function seedCatalogImport(ctx: SeedContext): Promise<void> {
+  const db = await masterDb(ctx);
   for (const code of supplierCodes) {
     const s = suppliers[code]!;
     const feeds = Object.fromEntries(
@@ -75,6 +78,20 @@ export async function seedCatalog(ctx: SeedContext): Promise<void> {
       }
     }
   }
+  const count = (
+    await sql<{ n: number }>`SELECT count(*)::int AS n FROM aplt_products WHERE is_sellable`.execute(db)
+  ).rows[0]?.n;
+  ctx.log(`catalog: ${imported} connector runs, ${count} sellable products in the master`);
+}
+
+/**
+ * The demo catalog's tenant part, for the given tenants (those not seeded yet, or all when
+ * forced): a first tenant update (catalog copy from the master) into every non-master one and
+ * a commerce sync per tenant, so each demo shop shows products. Idempotent.
+ */
+export async function seedCatalogTenants(ctx: SeedContext, pending: string[]): Promise<void> {
+  const db = await masterDb(ctx);
+  const tenants = (await ctx.registry.list()).filter((t) => pending.includes(t.id));
   const targets = tenants.filter((t) => t.kind !== 'master');
   for (const t of targets) {
     await copyCatalog(db, ctx.databases.aplt(t));
@@ -83,10 +100,16 @@ export async function seedCatalog(ctx: SeedContext): Promise<void> {
   for (const t of tenants) {
     await syncCommerceCatalog(ctx.databases.aplt(t), ctx.databases.commerce(t));
   }
-  const count = (
-    await sql<{ n: number }>`SELECT count(*)::int AS n FROM aplt_products WHERE is_sellable`.execute(db)
-  ).rows[0]?.n;
   ctx.log(
-    `catalog: ${imported} connector runs, ${count} sellable products, tenant update into ${targets.length} tenants, commerce sync done`,
+    `catalog: tenant update into ${targets.length} tenant(s), commerce sync of ${tenants.map((t) => t.id).join(', ')}`,
+  );
+}
+
+/** The whole demo catalog at once (master import, then every registered tenant): for tests. */
+export async function seedCatalog(ctx: SeedContext): Promise<void> {
+  await seedCatalogImport(ctx);
+  await seedCatalogTenants(
+    ctx,
+    (await ctx.registry.list()).map((t) => t.id),
   );
 }

@@ -124,6 +124,19 @@ export async function seedDevProjects(ctx: SeedContext): Promise<void> {
     });
   }
   ctx.log(`devprojects: demo project ${project.project_code} ${made ? 'created' : 'kept'}`);
+}
+
+/** The banner's line for the demo dev project's preview (read from the database, seeded or not). */
+export async function devProjectsNotes(ctx: SeedContext): Promise<void> {
+  const tenant = await ctx.registry.get(demoDevProject.tenant);
+  if (!tenant) return;
+  const project = (await ctx.databases
+    .aplt(tenant)
+    .selectFrom('aplt_dev_projects')
+    .select(['id', 'project_code'])
+    .where('name', '=', demoDevProject.name)
+    .executeTakeFirst()) as { id: number; project_code: string } | undefined;
+  if (!project) return;
   const port = ctx.proxyPort === 80 ? '' : `:${ctx.proxyPort}`;
   ctx.notes.push(
     `dev project preview: rebuild ${project.project_code} (POST http://acme.${ctx.domain}${port}/admin/dev-projects/rebuild {"project_id": ${project.id}, "tenant": "acme"} with an acme admin token), then open http://${project.project_code.toLowerCase()}.preview.acme.${ctx.domain}${port}/`,

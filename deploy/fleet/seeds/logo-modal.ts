@@ -6,6 +6,10 @@ export async function seedLogoModal(ctx: SeedContext): Promise<void> {
   const master = (await ctx.registry.list()).find((t) => t.kind === 'master');
   if (!master) throw new Error('logo-modal seed: no master tenant registered');
   await upsertDemoCatalog(ctx.databases.aplt(master));
-  ctx.notes.push(`Logo modal demo webshop: http://modal.${ctx.domain}:${ctx.proxyPort}/demo-shop/`);
   ctx.log('logo modal demo products 900-01..900-03 ready');
+}
+
+/** The banner's line for the logo modal's demo webshop. */
+export function logoModalNotes(ctx: SeedContext): void {
+  ctx.notes.push(`Logo modal demo webshop: http://modal.${ctx.domain}:${ctx.proxyPort}/demo-shop/`);
 }

@@ -76,6 +76,10 @@ export async function seedPortal(ctx: SeedContext): Promise<void> {
     });
   }
   ctx.log(`portal: ${created} user(s) created${hasTicket ? '' : ', demo ticket created'}`);
+}
+
+/** The banner's line for the portal's demo users. */
+export function portalNotes(ctx: SeedContext): void {
   const port = ctx.proxyPort === 80 ? '' : `:${ctx.proxyPort}`;
   ctx.notes.push(
     `portal http://portal.${ctx.domain}${port}/ (e-mailed code in the fleet log): ` +

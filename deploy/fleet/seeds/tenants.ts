@@ -2,8 +2,16 @@ import { provisionTenant } from '@aplt/db';
 import { demoTenants } from './demo-tenants';
 import type { SeedContext } from './index';
 
-export async function seedTenants(ctx: SeedContext): Promise<void> {
-  const chosen = demoTenants.filter((t) => ctx.tenantFilter.length === 0 || ctx.tenantFilter.includes(t.id));
+/** The demo tenant ids this fleet has (FLEET_TENANTS, default all): the scopes of the tenants step. */
+export function chosenDemoTenants(ctx: SeedContext): string[] {
+  return demoTenants
+    .filter((t) => ctx.tenantFilter.length === 0 || ctx.tenantFilter.includes(t.id))
+    .map((t) => t.id);
+}
+
+/** Registers and migrates the given demo tenants (those not provisioned yet, or all when forced). */
+export async function seedTenants(ctx: SeedContext, pending: string[]): Promise<void> {
+  const chosen = demoTenants.filter((t) => pending.includes(t.id));
   for (const t of chosen) {
     await provisionTenant(
       ctx.registry,
