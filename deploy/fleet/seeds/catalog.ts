@@ -101,7 +101,7 @@ export async function seedCatalogTenants(ctx: SeedContext, pending: string[]): P
     await syncCommerceCatalog(ctx.databases.aplt(t), ctx.databases.commerce(t));
   }
   ctx.log(
-    `catalog: tenant update into ${targets.length} tenant(s), commerce sync of ${tenants.map((t) => t.id).join(', ')}`,
+    `catalog: tenant update into ${targets.length} tenants, commerce sync of ${tenants.map((t) => t.id).join(', ')}`,
   );
 }
 
