@@ -4,7 +4,9 @@
 // server-side COPY of the same rows into scratch tables in the same database and run. The search
 // refresh that a products run ends with is timed on its own and shown separately. Then the
 // commerce sync of the same catalog (made sellable) beside a raw COPY of the rows it writes, and
-// a second sync with nothing changed. Also the peak memory of the import, and last the floor of
+// a second sync with nothing changed. Then the price and print-data feeds of the same catalog
+// (same COPY-staged path), each beside a same-run COPY of the rows it wrote into copies of its
+// tables with the same indexes, checks and foreign keys. Also the peak memory of the import, and last the floor of
 // any importer with our schema: the same rows, already parsed, INSERTed into the emptied real
 // tables with their indexes, foreign keys and SKU registry.
 //   npx tsx bench/catalog-import.ts            (BENCH_PRODUCTS=20000 for a quicker run)
@@ -92,7 +94,12 @@ async function main() {
   const db = createPgDb({ ...server, database: name }, { max: 4 });
   try {
     await migrateToLatest(db, 'aplt');
-    const feeds = { products: join(dir, 'products.json'), stock: join(dir, 'stock.json') };
+    const feeds = {
+      products: join(dir, 'products.json'),
+      stock: join(dir, 'stock.json'),
+      prices: join(dir, 'prices.json'),
+      printdata: join(dir, 'printdata.json'),
+    };
     await sql`INSERT INTO aplt_suppliers (code, name, feed_format, settings) VALUES ('01', 'Bench', 'json', ${JSON.stringify({ feeds })}::jsonb)`.execute(
       db,
     );
@@ -108,6 +115,36 @@ async function main() {
       for (let i = 0; i < N; i++)
         for (const [k, v] of product(i).json.variants.entries())
           yield `${i || k ? ',' : ''}\n{"sku":"${v.sku}","qty":${(i * 7) % 5000},"next_arrival_date":"2027-01-15","next_arrival_qty":500}`;
+      yield '\n]}\n';
+    });
+    // Prices: three scales per variant. Print data: TECHNIQUES techniques with three scales each, and
+    // per product two positions allowing two techniques each.
+    await write(feeds.prices, function* () {
+      yield '{"currency":"EUR","date":"2026-11-21","price":[';
+      for (let i = 0; i < N; i++)
+        for (const [k, v] of product(i).json.variants.entries()) {
+          const base = 0.3 + (i % 50) / 100;
+          const scale = [1, 100, 500].map(
+            (q, j) =>
+              `{"minimum_quantity":"${q}","price":"${(base - j * 0.04).toFixed(2).replace('.', ',')}"}`,
+          );
+          yield `${i || k ? ',' : ''}\n{"sku":"${v.sku}","valid_until":"2027-12-31","scale":[${scale.join(',')}]}`;
+        }
+      yield '\n]}\n';
+    });
+    const TECHNIQUES = 10;
+    await write(feeds.printdata, function* () {
+      yield '{"print_techniques":[';
+      for (let t = 0; t < TECHNIQUES; t++)
+        yield `${t ? ',' : ''}\n{"id":"T${t}","description":"Techniek ${t}","pricing_type":"NumberOfColours","setup":"35,00","setup_repeat":"17,50","var_costs":[{"area_from":"0","area_to":"20","scales":[{"minimum_quantity":"1","price":"0,25","next_price":"0,15"},{"minimum_quantity":"500","price":"0,18","next_price":"0,10"},{"minimum_quantity":"1000","price":"0,12","next_price":"0,08"}]}]}`;
+      yield '],\n"products":[';
+      for (let i = 0; i < N; i++) {
+        const pos = ['FRONT', 'BACK'].map(
+          (code, j) =>
+            `{"position_id":"${code}","print_size_unit":"mm","max_print_size_width":"${40 + j * 10}","max_print_size_height":"8","rotation":"0","printing_techniques":[{"id":"T${(i + j) % TECHNIQUES}","default":true,"max_colours":"4"},{"id":"T${(i + j + 1) % TECHNIQUES}","default":false,"max_colours":"1"}],"points":[{"distance_from_left":"10","distance_from_top":"5","sequence_no":1}]}`,
+        );
+        yield `${i ? ',' : ''}\n{"master_code":"${product(i).code}","printing_positions":[${pos.join(',')}]}`;
+      }
       yield '\n]}\n';
     });
     // The same rows as TSV for the COPY baseline (what the import writes: products, variants, stock).
@@ -233,6 +270,8 @@ async function main() {
     if (parsed !== N) throw new Error(`parsed ${parsed} of ${N} products`);
     const imp = await timed('01_products');
     const stock = await timed('01_stock');
+    const prices = await timed('01_prices');
+    const print = await timed('01_printdata');
     clearInterval(sampler);
 
     const rows = N * 3; // products + variants written
@@ -283,16 +322,97 @@ async function main() {
     console.log(
       `  COPY into a copy of aplt_stock (unique index on sku): ${copyLikeStock.toFixed(2)} s = ${fmt(stockRows / copyLikeStock)} rows/s; import / that: ${pct(copyLikeStock, stockWrite)}`,
     );
+    // Prices and print data beside a same-run COPY of the rows they wrote into copies of the same
+    // tables: same columns, defaults, checks, unique indexes and foreign keys (to the real tables).
+    const copyInto = async (table: string, cols: string, fks: string[], from = table) => {
+      const file = join(dir, `${table}.copy`);
+      await sql`COPY (SELECT ${sql.raw(cols)} FROM ${sql.table(from)}) TO ${sql.lit(file)}`.execute(db);
+      const scratch = `scratch_like_${table}`;
+      await sql`CREATE TABLE ${sql.table(scratch)} (LIKE ${sql.table(table)} INCLUDING ALL EXCLUDING IDENTITY)`.execute(
+        db,
+      );
+      for (const fk of fks) await sql`ALTER TABLE ${sql.table(scratch)} ADD ${sql.raw(fk)}`.execute(db);
+      await sql`CHECKPOINT`.execute(db);
+      const start = performance.now();
+      await sql`COPY ${sql.table(scratch)} (${sql.raw(cols)}) FROM ${sql.lit(file)}`.execute(db);
+      const seconds = (performance.now() - start) / 1000;
+      const n = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(scratch)}`.execute(db);
+      return { seconds, rows: n.rows[0]!.n };
+    };
+    const priceCopy = await copyInto(
+      'aplt_product_prices',
+      'id, product_id, variant_id, price_list, min_quantity, price, currency, valid_until',
+      [
+        'FOREIGN KEY (product_id) REFERENCES aplt_products (id)',
+        'FOREIGN KEY (variant_id, product_id) REFERENCES aplt_product_variants (id, product_id)',
+      ],
+    );
+    const techCopy = await copyInto(
+      'aplt_techniques',
+      'id, code, supplier_code, supplier_technique_id, name_nl, name_en, name_de, pricing_type, max_colours, full_colour',
+      ['FOREIGN KEY (supplier_code) REFERENCES aplt_suppliers (code)'],
+    );
+    const tpCopy = await copyInto(
+      'aplt_technique_pricing',
+      'id, technique_id, area_from, area_to, colours, min_quantity, price_per_unit, next_colour_price, setup_cost, setup_repeat_cost, small_order_charge',
+      ['FOREIGN KEY (technique_id) REFERENCES aplt_techniques (id)'],
+    );
+    const posCopy = await copyInto(
+      'aplt_print_positions',
+      'id, product_id, position_code, position_name, max_width_mm, max_height_mm, print_area, rotation, coordinates',
+      ['FOREIGN KEY (product_id) REFERENCES aplt_products (id)'],
+    );
+    const linkCopy = await copyInto(
+      'aplt_product_techniques',
+      'id, product_id, technique_id, print_position_id, max_colours, is_default, max_width_mm, max_height_mm, print_area',
+      [
+        'FOREIGN KEY (product_id) REFERENCES aplt_products (id)',
+        'FOREIGN KEY (technique_id) REFERENCES aplt_techniques (id)',
+        'FOREIGN KEY (print_position_id, product_id) REFERENCES scratch_like_aplt_print_positions (id, product_id)',
+      ],
+    );
+    const writeOf = (r: typeof prices) => (r.run.metadata as { write_ms: number }).write_ms / 1000;
+    const priceWrite = writeOf(prices);
+    console.log(
+      `prices feed: ${fmt(N * 2)} records (3 scales each) -> ${fmt(priceCopy.rows)} rows of aplt_product_prices (variant and product-wide tiers, purchase and retail)`,
+    );
+    console.log(
+      `  import (stream + parse + COPY to staging + set-based resolve and upsert): ${priceWrite.toFixed(2)} s = ${fmt(priceCopy.rows / priceWrite)} rows/s; whole run ${prices.seconds.toFixed(2)} s`,
+    );
+    console.log(
+      `  COPY of the same rows into a copy of aplt_product_prices (indexes, checks, FKs): ${priceCopy.seconds.toFixed(2)} s = ${fmt(priceCopy.rows / priceCopy.seconds)} rows/s`,
+    );
+    console.log(
+      `  import / COPY                     : ${pct(priceCopy.seconds, priceWrite)} (whole run: ${pct(priceCopy.seconds, prices.seconds)})`,
+    );
+    const printRows = techCopy.rows + tpCopy.rows + posCopy.rows + linkCopy.rows;
+    const printCopySeconds = techCopy.seconds + tpCopy.seconds + posCopy.seconds + linkCopy.seconds;
+    const printWrite = writeOf(print);
+    console.log(
+      `print data feed: ${fmt(N)} products -> ${fmt(printRows)} rows (${fmt(techCopy.rows)} techniques, ${fmt(tpCopy.rows)} technique scales, ${fmt(posCopy.rows)} positions, ${fmt(linkCopy.rows)} position techniques)`,
+    );
+    console.log(
+      `  import: ${printWrite.toFixed(2)} s = ${fmt(printRows / printWrite)} rows/s; whole run ${print.seconds.toFixed(2)} s`,
+    );
+    console.log(
+      `  COPY of the same rows into copies of the four tables (indexes, checks, FKs): ${printCopySeconds.toFixed(2)} s = ${fmt(printRows / printCopySeconds)} rows/s`,
+    );
+    console.log(
+      `  import / COPY                     : ${pct(printCopySeconds, printWrite)} (whole run: ${pct(printCopySeconds, print.seconds)})`,
+    );
+    const rePrices = await timed('01_prices');
+    const rePrint = await timed('01_printdata');
+    console.log(
+      `  re-import of the unchanged feeds: prices ${rePrices.seconds.toFixed(2)} s (${rePrices.run.rows_inserted} inserted, ${rePrices.run.rows_updated} updated, ${String(rePrices.run.metadata.unchanged)} unchanged); print data ${rePrint.seconds.toFixed(2)} s (${rePrint.run.rows_inserted} inserted, ${rePrint.run.rows_updated} updated, ${String(rePrint.run.metadata.unchanged)} unchanged)`,
+    );
+    console.log(
+      `four-feed cycle (whole runs: products + stock + prices + print data): ${(imp.seconds + stock.seconds + prices.seconds + print.seconds).toFixed(1)} s`,
+    );
     console.log(
       `peak memory during the imports: rss ${(peakRss / 1e6).toFixed(0)} MB (process at start ${(baseRss / 1e6).toFixed(0)} MB), heap ${(peakHeap / 1e6).toFixed(0)} MB`,
     );
 
-    // Commerce sync of the same catalog, made sellable here (three retail tiers per product).
-    await sql`INSERT INTO aplt_product_prices (product_id, price_list, min_quantity, price)
-      SELECT p.id, 'retail', q.m, q.price FROM aplt_products p CROSS JOIN (VALUES (1, 0.60), (100, 0.50), (500, 0.45)) q(m, price)`.execute(
-      db,
-    );
-    await sql`UPDATE aplt_products SET retail_price_100 = 0.50`.execute(db);
+    // Commerce sync of the same catalog, made sellable by the price feed above.
     await sql`VACUUM ANALYZE aplt_products, aplt_product_prices`.execute(db);
     await ensurePgDatabase(server, commerceName);
     const commerce = createPgDb({ ...server, database: commerceName }, { max: 2 });
@@ -337,6 +457,8 @@ async function main() {
     // The floor any importer of these rows pays with our schema: the same rows, already parsed,
     // INSERTed from the scratch tables into the emptied real tables with every index, foreign key
     // and trigger (no feed parsing, no staging, no change detection, no reject report).
+    await sql`DROP TABLE scratch_like_aplt_product_prices, scratch_like_aplt_product_techniques, scratch_like_aplt_print_positions,
+      scratch_like_aplt_technique_pricing, scratch_like_aplt_techniques`.execute(db);
     await sql`TRUNCATE aplt_products, aplt_product_variants, aplt_skus, aplt_stock, aplt_product_search CASCADE`.execute(
       db,
     );
