@@ -5,23 +5,35 @@
 // twice in the same process, with the signer and without it (no x-access-assertion header).
 // Target: signed >= 90 % of unsigned requests/s.
 // The servers run in a child process; autocannon here plays the proxy.
+// Logging as the start command runs it (LOG_LEVEL, default info; JSON written asynchronously
+// straight into a file, .run/bench/access-validate.log, removed at the end unless KEEP_BENCH_LOGS): the decision line of every
+// /api/validate, one line per request of the Fastify routes. The baseline of the 80 % target is
+// bare Fastify with the same logger and the same one line per request.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { closeSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import autocannon from 'autocannon';
 
 const DURATION = Number(process.env.DURATION ?? 3);
 const CONNECTIONS = 50;
 
 // Clients arrive through a trusted proxy (127.0.0.1), which reports them in X-Forwarded-For.
+const LOG_FILE = new URL('../.run/bench/access-validate.log', import.meta.url).pathname;
+mkdirSync(new URL('../.run/bench/', import.meta.url).pathname, { recursive: true });
+const logFd = openSync(LOG_FILE, 'w');
 const child = spawn(process.execPath, ['--import', 'tsx', 'bench/serve.ts'], {
   cwd: new URL('../services/access/', import.meta.url).pathname,
-  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },
+  stdio: ['ignore', logFd, 'inherit', 'pipe'],
 });
-const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+closeSync(logFd);
+const [line] = (await once(createInterface({ input: child.stdio[3] as Readable }), 'line')) as [string];
 const fx = JSON.parse(line) as {
   url: string;
   bareUrl: string;
+  bareLoggedUrl: string;
   signedUrl: string;
   unsignedUrl: string;
   session: string;
@@ -69,8 +81,9 @@ const pairCases = (label: string, base: string, asserted: boolean): Case[] =>
     asserted,
   }));
 const cases: Case[] = [
-  { name: 'bare Fastify 204 (baseline)', url: bare.url, headers: {}, status: 204 },
-  { name: 'bare Fastify JSON 401', url: `${bare.url}-401`, headers: {}, status: 401 },
+  { name: 'bare Fastify 204 + logger (baseline)', url: fx.bareLoggedUrl, headers: {}, status: 204 },
+  { name: 'bare Fastify JSON 401 + logger', url: `${fx.bareLoggedUrl}-401`, headers: {}, status: 401 },
+  { name: 'bare Fastify 204, no logging', url: bare.url, headers: {}, status: 204 },
   // The same app stack (createApp: request ids, hooks, trustProxy) without any decision: how much
   // of the gap to the bare route is the fleet's shared stack rather than forward auth itself.
   { name: 'access GET /healthz (stack)', url: `${fx.url}/healthz`, headers: {}, status: 200 },
@@ -126,7 +139,7 @@ try {
   for (const [i, c] of cases.entries()) {
     const r = results[i]!;
     console.log(
-      `${c.name.padEnd(38)} ${mean(r.rps).toFixed(0).padStart(7)} req/s  p50 ${mean(r.p50).toFixed(1)} ms  p99 ${mean(r.p99).toFixed(1)} ms  ` +
+      `${c.name.padEnd(40)} ${mean(r.rps).toFixed(0).padStart(7)} req/s  p50 ${mean(r.p50).toFixed(1)} ms  p99 ${mean(r.p99).toFixed(1)} ms  ` +
         `${((mean(r.rps) / baseline) * 100).toFixed(0)} % of bare` +
         (c.status === 401
           ? ` (${((mean(r.rps) / jsonBaseline) * 100).toFixed(0)} % of the bare JSON 401)`
@@ -135,7 +148,8 @@ try {
     );
   }
   console.log(
-    `target: >= 80 % of bare req/s, p99 < 5 ms (${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${DURATION} s, servers in their own process, logging off)`,
+    `target: >= 80 % of bare (same logger) req/s, p99 < 5 ms (${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${DURATION} s, servers in their own process, ` +
+      `LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'} written asynchronously to ${LOG_FILE})`,
   );
   console.log('\nidentity assertion (signed vs. the same handler without it, same run):');
   const byName = new Map(cases.map((c, i) => [c.name, results[i]!]));
@@ -160,4 +174,7 @@ try {
     );
 } finally {
   await bare.close();
+  console.log(`log: ${(statSync(LOG_FILE).size / 1e6).toFixed(1)} MB written to ${LOG_FILE}`);
+  // Gigabytes after a full run: kept only when asked.
+  if (!process.env.KEEP_BENCH_LOGS) rmSync(LOG_FILE, { force: true });
 }

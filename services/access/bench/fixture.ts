@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { generateSecrets, loadEnv, pgEnv, redisEnv } from '@aplt/config';
+import { createLogger } from '@aplt/http';
+import { type FastifyBaseLogger, LogController } from 'fastify';
 import { createPgDb, dropPgDatabase, ensurePgDatabase, migrateToLatest, TenantRegistry } from '@aplt/db';
 import { Redis } from 'ioredis';
 import { buildApp } from '../src/app';
@@ -89,10 +91,35 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-/** The baseline: a bare Fastify route answering 204, nothing else. */
-export async function bareServer() {
+/**
+ * The baseline: a bare Fastify route answering 204, nothing else. `logged`: with the fleet's
+ * logger as production runs it (createLogger: JSON to stdout, asynchronous, at LOG_LEVEL or
+ * info) and, like createApp, one line per request at info when the response is done.
+ */
+export async function bareServer(opts: { logged?: boolean } = {}) {
   const Fastify = (await import('fastify')).default;
-  const bare = Fastify({ logger: false });
+  const bare = opts.logged
+    ? Fastify({
+        loggerInstance: createLogger({
+          name: 'bare',
+          level: process.env.LOG_LEVEL ?? 'info',
+        }) as FastifyBaseLogger,
+        logController: new LogController({ disableRequestLogging: true }),
+      })
+    : Fastify({ logger: false });
+  if (opts.logged)
+    bare.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        {
+          method: request.method,
+          url: request.url,
+          statusCode: reply.statusCode,
+          responseTime: reply.elapsedTime,
+        },
+        'request completed',
+      );
+      done();
+    });
   bare.get('/bare', async (_req, reply) => reply.status(204).send());
   // The deny path's own yardstick: the same JSON 401 from a bare route (a body costs Node more
   // to write than a 204).

@@ -1,11 +1,15 @@
 // The servers of bench/access-validate.ts, in a process of their own as in production (the proxy
-// and the access service do not share an event loop with the load generator). Prints one JSON
-// line with the URLs and credentials, and cleans up on SIGINT/SIGTERM.
+// and the access service do not share an event loop with the load generator). Writes one JSON
+// line with the URLs and credentials to fd 3, and cleans up on SIGINT/SIGTERM.
+//
+// Logging as the start command runs it: LOG_LEVEL (default info), JSON written asynchronously to
+// stdout, which the benchmark points at a file (as the start command does per service).
 //
 // Besides the access app itself (which signs the identity assertion of every allow) it serves the
 // forward-auth handler twice more on plain Node servers, built the same way and differing only in
 // the signer: with it, and without it (no x-access-assertion). Their ratio is what the assertion
 // costs.
+import { writeSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AssertionSigner } from '@aplt/http';
@@ -17,8 +21,11 @@ import { validateHandler } from '../src/forward-auth/validate.handler';
 import { Whitelist } from '../src/forward-auth/whitelist';
 import { accessFixture, bareServer } from './fixture';
 
-const fx = await accessFixture({ env: { ACCESS_STATIC_WHITELIST: '10.0.0.0/8' } });
+const fx = await accessFixture({
+  env: { ACCESS_STATIC_WHITELIST: '10.0.0.0/8', LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },
+});
 const bare = await bareServer();
+const bareLogged = await bareServer({ logged: true });
 
 function buildHandler(signed: boolean) {
   const { config, db, registry } = fx;
@@ -92,21 +99,24 @@ async function cpuPerCall(): Promise<Record<string, { signedNs: number; unsigned
 const cpu = await cpuPerCall();
 const signed = await handlerServer(true);
 const unsigned = await handlerServer(false);
-console.log(
+writeSync(
+  3,
   JSON.stringify({
     url: fx.url,
     bareUrl: bare.url,
+    bareLoggedUrl: bareLogged.url,
     signedUrl: signed.url,
     unsignedUrl: unsigned.url,
     session: fx.session,
     device: fx.device,
     cpu,
-  }),
+  }) + '\n',
 );
 const stop = async () => {
   for (const s of [signed.server, unsigned.server]) s.closeAllConnections();
   await Promise.all([signed.server, unsigned.server].map((s) => new Promise((r) => s.close(r))));
   await bare.close();
+  await bareLogged.close();
   await fx.cleanup();
   process.exit(0);
 };
