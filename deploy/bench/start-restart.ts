@@ -1,0 +1,113 @@
+// Issue #17 "Start-up": the start command's time to every /readyz green through the proxy, for a
+// first start on empty databases (migrations, the whole demo seed) and for a second start on the
+// same databases (the seed markers say it is done: no seed step runs). All 11 demo tenants on
+// databases, Redis keys and files private to this run (prefix), removed at the end; it does not
+// touch a running demo fleet (own ports). Run: node --import tsx deploy/bench/start-restart.ts
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serviceNames } from '@aplt/config';
+import { createMysqlDb, createPgDb, dropPgDatabase, sql } from '@aplt/db';
+import { freePort, httpRequest } from '@aplt/testing';
+import { startFleet } from '../fleet/run-fleet';
+import { demoTenants } from '../fleet/seeds/demo-tenants';
+
+const pg = { host: '127.0.0.1', port: 5432, user: 'postgres', password: '' };
+const mysql = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
+const prefix = `bench_start_${process.pid}_`;
+const work = mkdtempSync(join(tmpdir(), 'start-bench-'));
+const proxyPort = await freePort();
+const env = {
+  PG_HOST: pg.host,
+  PG_PORT: String(pg.port),
+  PG_USER: pg.user,
+  PG_PASS: pg.password,
+  CONTROL_DB: `${prefix}control`,
+  PG_DB: `${prefix}access`,
+  MYSQL_HOST: mysql.host,
+  MYSQL_PORT: String(mysql.port),
+  MYSQL_USER: mysql.user,
+  MYSQL_PASSWORD: mysql.password,
+  PORTAL_DB: `${prefix}portal`,
+  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  REDIS_PREFIX: prefix,
+  PROXY_PORT: String(proxyPort),
+  FLEET_PORTS: 'auto',
+  FLEET_DB_PREFIX: prefix,
+  LICENSE_CACHE_DIR: join(work, 'cache'),
+  FILE_STORE_DIR: join(work, 'files'),
+  DEVPROJECTS_GIT_DIR: join(work, 'repos'),
+  FLEET_MAIL_DIR: join(work, 'mail'),
+  FLEET_SECRETS_FILE: join(work, 'secrets.env'),
+  LOG_LEVEL: 'warn',
+};
+
+const tenantServices = serviceNames.filter(
+  (s) => !['access', 'portal', 'logo-modal', 'storefront'].includes(s),
+);
+const probes: Array<[string, string]> = [
+  ...demoTenants.flatMap((t) =>
+    tenantServices.map((s): [string, string] => [`${t.id}.localhost`, `/-/${s}/readyz`]),
+  ),
+  ['access.localhost', '/readyz'],
+  ['portal.localhost', '/readyz'],
+  ['modal.localhost', '/readyz'],
+];
+
+async function allReady(): Promise<void> {
+  for (;;) {
+    const results = await Promise.all(
+      probes.map(([host, path]) =>
+        httpRequest(`http://127.0.0.1:${proxyPort}${path}`, { host }).then(
+          (r) => r.status === 200,
+          () => false,
+        ),
+      ),
+    );
+    if (results.every(Boolean)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function timedStart(label: string) {
+  const lines: string[] = [];
+  const t0 = performance.now();
+  const fleet = await startFleet({ env, log: (l) => lines.push(l) });
+  await allReady();
+  const ms = performance.now() - t0;
+  const ran = lines.filter((l) => l.startsWith('seed: running ')).length;
+  const split = lines.find((l) => l.startsWith('fleet ready in ')) ?? '';
+  console.log(
+    `${label}: all ${probes.length} /readyz green through the proxy in ${(ms / 1000).toFixed(1)} s; ${ran} seed step(s) ran; ${split}`,
+  );
+  return fleet;
+}
+
+async function cleanup() {
+  const admin = createPgDb({ ...pg, database: 'postgres' }, { max: 1 });
+  try {
+    const dbs = await sql<{
+      datname: string;
+    }>`select datname from pg_database where datname like ${`${prefix}%`}`.execute(admin);
+    for (const row of dbs.rows) await dropPgDatabase(pg, row.datname);
+  } finally {
+    await admin.destroy();
+  }
+  const my = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
+  try {
+    await sql`DROP DATABASE IF EXISTS ${sql.id(`${prefix}portal`)}`.execute(my);
+  } finally {
+    await my.destroy();
+  }
+  rmSync(work, { recursive: true, force: true });
+}
+
+try {
+  const first = await timedStart(`first start (${demoTenants.length} tenants, empty databases)`);
+  await first.stop();
+  const second = await timedStart('second start (same databases)');
+  await second.stop();
+} finally {
+  await cleanup();
+}
+process.exit(0);
