@@ -44,6 +44,7 @@ APLT platform is running behind ${base} (Ctrl-C stops everything)
 
   tenant backends  ${demoTenants.map((t) => host(t.id)).join('\n                   ')}
   admin panel      ${host('acme')}/app   (any tenant host, /app)
+  storefront       ${host('shop.acme')}/   (any tenant: shop.<tenant>; the gatekeeper is on: file an access request, approve it in the admin panel)
   access service   ${host('access')}/login   (licenses: ${host('access')}/admin/licenses)
   customer portal  ${host('portal')}/
   logo modal       ${host('modal')}/modal/
