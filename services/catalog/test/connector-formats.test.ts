@@ -504,6 +504,103 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     expect((await productVersion('PF-2001-06')).r).toBe('1.2600');
   });
 
+  it('print data: dropped scales and techniques are deleted, unchanged rows are not rewritten, bad records are reported', async () => {
+    const technique = (id: string, ...qs: number[]) => ({
+      id,
+      description: `Techniek ${id}`,
+      pricing_type: 'NumberOfColours',
+      setup: '35,00',
+      var_costs: [
+        {
+          area_from: '0',
+          area_to: '20',
+          scales: qs.map((q) => ({ minimum_quantity: String(q), price: '0,25' })),
+        },
+      ],
+    });
+    const position = (master: string, width: string, ...techniques: string[]) => ({
+      master_code: master,
+      printing_positions: [
+        {
+          position_id: 'FRONT',
+          print_size_unit: 'mm',
+          max_print_size_width: width,
+          max_print_size_height: '8',
+          printing_techniques: techniques.map((id, i) => ({ id, default: i === 0, max_colours: '2' })),
+        },
+      ],
+    });
+    const state = async () =>
+      (
+        await sql<any>`
+          SELECT 'scale ' || t.code || ' ' || x.min_quantity AS row, x.xmin::text AS xmin FROM aplt_technique_pricing x
+            JOIN aplt_techniques t ON t.id = x.technique_id WHERE t.code IN ('06-P1', '06-L1')
+          UNION ALL
+          SELECT 'position ' || p.sku || ' ' || pp.position_code || ' ' || pp.print_area, pp.xmin::text FROM aplt_print_positions pp
+            JOIN aplt_products p ON p.id = pp.product_id WHERE p.sku IN ('PF-2001-06', 'PF-2003-06')
+          UNION ALL
+          SELECT 'link ' || p.sku || ' ' || t.code, pt.xmin::text FROM aplt_product_techniques pt
+            JOIN aplt_products p ON p.id = pt.product_id JOIN aplt_techniques t ON t.id = pt.technique_id
+            WHERE p.sku IN ('PF-2001-06', 'PF-2003-06')
+          ORDER BY 1`.execute(aplt.db)
+      ).rows;
+    const feed = {
+      print_techniques: [technique('P1', 1, 500), technique('L1', 1)],
+      products: [
+        position('PF-2001', '40', 'P1', 'L1'),
+        position('NOPE', '40', 'P1'),
+        position('PF-2003', '-5', 'P1'),
+      ],
+    };
+    await feed06('printdata', feed);
+    const first = await run('06_printdata');
+    expect(first.run).toMatchObject({
+      status: 'succeeded',
+      rows_read: 5,
+      rows_inserted: 3,
+      rows_rejected: 2,
+    });
+    expect(first.rejects.map((x) => [x.key, x.reason])).toEqual([
+      ['NOPE', expect.stringMatching(/unknown product/)],
+      ['PF-2003', expect.stringMatching(/invalid print size/)],
+    ]);
+    expect(first.rejects[1]!.raw).toMatchObject({
+      masterCode: 'PF-2003',
+      positionCode: 'FRONT',
+      widthMm: '-5',
+    });
+    const before = await state();
+    expect(before.map((r: any) => r.row)).toEqual([
+      'link PF-2001-06 06-L1',
+      'link PF-2001-06 06-P1',
+      'position PF-2001-06 FRONT 40x8',
+      'scale 06-L1 1',
+      'scale 06-P1 1',
+      'scale 06-P1 500',
+    ]);
+
+    // The same feed again: nothing is rewritten.
+    const again = await run('06_printdata');
+    expect(again.run).toMatchObject({ rows_inserted: 0, rows_updated: 0, metadata: { unchanged: 3 } });
+    expect(await state()).toEqual(before);
+
+    // P1 drops its 500 scale, the position drops L1: both are deleted, the rest stays as it was.
+    await feed06('printdata', {
+      print_techniques: [technique('P1', 1), technique('L1', 1)],
+      products: [position('PF-2001', '40', 'P1')],
+    });
+    const dropped = await run('06_printdata');
+    expect(dropped.run).toMatchObject({ status: 'succeeded', rows_rejected: 0, rows_updated: 1 });
+    const after = await state();
+    expect(after.map((r: any) => r.row)).toEqual([
+      'link PF-2001-06 06-P1',
+      'position PF-2001-06 FRONT 40x8',
+      'scale 06-L1 1',
+      'scale 06-P1 1',
+    ]);
+    for (const r of after) expect(r).toEqual(before.find((b: any) => b.row === r.row));
+  });
+
   it('a supplier without a feed location fails with a clear message', async () => {
     const missing = await run('09_products');
     expect(missing.run).toMatchObject({ status: 'failed', error: expect.stringContaining('09') });

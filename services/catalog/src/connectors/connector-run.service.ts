@@ -9,31 +9,28 @@ import { defaultFormats, parsersByFormat } from './connector-registry';
 import { describeFeedShape } from './feed-shape';
 import { copyLine, CopySpool, CopyWriter, type Field } from './copy-writer';
 import { countBytes, openSizedFeed } from './feed-source';
-import type { PositionRow, PriceRow, PrintRow, ProductRow, StockRow, TechniqueRow } from './feed-rows';
-import {
-  type Counts,
-  country,
-  gtin,
-  nz,
-  productSku,
-  type UnknownKey,
-  upsertPositions,
-  upsertTechniques,
-  variantSku,
-} from './import.repository';
+import type { PriceRow, PrintRow, ProductRow, StockRow } from './feed-rows';
+import { type Counts, country, gtin, nz, productSku, variantSku } from './import.repository';
 import type { Parsed } from './mappers/parsed';
 import {
+  applyStagedPositions,
   applyStagedPrices,
+  applyStagedTechniques,
   applyStagedProducts,
   applyStagedStock,
   copyStatement,
   createPriceStage,
+  createPrintStage,
   createProductStage,
   createStockStage,
   priceStage,
+  printStage,
   productStage,
+  resolveStagedPositions,
   resolveStagedPrices,
   resolveStagedStock,
+  stagedPosition,
+  stagedPositionRejects,
   stagedPriceRecord,
   stagedPriceRejects,
   stagedRow,
@@ -44,7 +41,10 @@ import { ProgressTicker, RunProgress } from './run-progress';
 import { addRejects, finishRun, markRunning, supplierFeed, updateProgress } from './sync-run.repository';
 
 export interface RunOptions {
-  /** Rows per statement for the batched feeds (prices, print data). */
+  /**
+   * Unused since every feed kind is COPY-staged and written set-based (issue #17); kept so the
+   * callers' options (CATALOG_BATCH_SIZE) stay valid.
+   */
   batchSize: number;
   /**
    * Products per chunk: a chunk is COPYed and written on the server while the next ones are
@@ -59,7 +59,6 @@ export interface RunOptions {
 }
 
 type Reject = { rowNumber: number; key?: string | undefined; reason: string; raw: unknown };
-type BatchResult = Counts & { unknown?: UnknownKey[] };
 type Trx = Transaction<any>;
 
 /**
@@ -127,7 +126,7 @@ class RunReport {
 /**
  * Runs one connector inside ONE transaction, so a run that fails (unreadable feed, lost
  * connection) leaves the previous data as it was. Products and stock stream through COPY into a
- * staging table and are then written set-based; prices and print data go in batches. Bad rows
+ * staging table and are then written set-based, and so do prices and print data. Bad rows
  * never abort the run: they are reported in aplt_connector_rejects. After a products run the
  * search index is refreshed in the same transaction, so the run only succeeds (and commits) with
  * its products findable.
@@ -189,8 +188,7 @@ export async function runConnector(
           } else if (connector.kind === 'prices') {
             timing.feed_ms = await importPrices(trx, client, s, parsers.prices(input), report, margin);
           } else {
-            const rows: AsyncIterable<Parsed<any>> = parsers.printdata(input, s);
-            await importBatched(trx, rows, writerFor(connector), opts.batchSize, report);
+            timing.feed_ms = await importPrint(trx, client, s, parsers.printdata(input, s), report);
           }
           timing.write_ms = Math.round(performance.now() - start);
           // A feed with content but not one record is in a shape this connector does not read
@@ -573,6 +571,63 @@ async function importPrices(
   return stageMs;
 }
 
+/**
+ * Print data: every technique and position record is COPYed to the stage as JSON, then written
+ * set-based: techniques (with their scales and setup cost) in one statement per table, positions
+ * resolved at once (unknown products, invalid sizes and unknown techniques to the report) and
+ * written with their technique links; a range of positions the database refuses is halved until
+ * the refused position stands alone.
+ */
+async function importPrint(
+  trx: Trx,
+  client: PgClient,
+  supplier: string,
+  rows: AsyncIterable<Parsed<PrintRow>>,
+  report: RunReport,
+): Promise<number> {
+  const start = performance.now();
+  await createPrintStage(trx);
+  await stream(client, copyStatement(printStage), rows, report, (r, ord, rowNumber) =>
+    r.type === 'technique'
+      ? [ord, rowNumber, 't', r.row.code, JSON.stringify(r.row)]
+      : [ord, rowNumber, 'p', r.row.masterCode, JSON.stringify(r.row)],
+  );
+  const stageMs = Math.round(performance.now() - start);
+  // Techniques first: positions refer to them. A refused technique fails the run (they are few
+  // and every position depends on them).
+  report.add(await applyStagedTechniques(trx, supplier));
+  await resolveStagedPositions(trx, supplier);
+  for (let after = -1; ;) {
+    const page = await stagedPositionRejects(trx, after, 5000);
+    if (page.length === 0) break;
+    for (const r of page)
+      report.reject({ rowNumber: r.row_number, key: r.key, reason: r.reason, raw: r.raw });
+    after = page[page.length - 1]!.ord;
+    await report.flush();
+  }
+  const positions = await sql<{ n: number }>`SELECT count(*)::int AS n FROM aplt_stage_positions`.execute(
+    trx,
+  );
+  report.add(
+    await applyInRanges(
+      trx,
+      0,
+      positions.rows[0]?.n ?? 0,
+      (lo, hi) => applyStagedPositions(trx, lo, hi),
+      async (gid, reason) => {
+        const staged = await stagedPosition(trx, gid);
+        report.reject({
+          rowNumber: staged?.row_number ?? 0,
+          key: staged?.key,
+          reason: `refused by the database: ${reason}`,
+          raw: staged?.raw ?? null,
+        });
+      },
+    ),
+  );
+  return stageMs;
+}
+
 async function refusedRow(
   trx: Trx,
   table: 'aplt_stage_products' | 'aplt_stage_stock',
@@ -622,142 +677,4 @@ async function applyInRanges(
     updated: a.updated + b.updated,
     unchanged: a.unchanged + b.unchanged,
   };
-}
-
-type Writer = (trx: Trx, rows: any[]) => Promise<BatchResult>;
-
-/** Prices and print data: parameterised multi-row statements per batch. */
-async function importBatched(
-  trx: Trx,
-  rows: AsyncIterable<Parsed<any>>,
-  write: Writer,
-  batchSize: number,
-  report: RunReport,
-): Promise<void> {
-  let batch: Array<{ rowNumber: number; row: any }> = [];
-  const flush = async () => {
-    if (batch.length > 0) {
-      const result = await writeBatch(trx, batch, write);
-      report.add(result);
-      for (const r of result.rejects) report.reject(r);
-      batch = [];
-    }
-    await report.flush();
-  };
-  for await (const parsed of rows) {
-    report.read(parsed.rowNumber);
-    if ('reject' in parsed) report.reject({ rowNumber: parsed.rowNumber, ...parsed.reject });
-    else batch.push(parsed);
-    if (batch.length >= batchSize) await flush();
-  }
-  report.feedRead();
-  await flush();
-}
-
-function writerFor(connector: ConnectorName): Writer {
-  const s = connector.supplier;
-  switch (connector.kind) {
-    case 'printdata':
-      return (trx, rows: PrintRow[]) => writePrint(trx, s, rows);
-    case 'products':
-    case 'stock':
-    case 'prices':
-      throw new Error(`${connector.kind} feeds are staged through COPY, not batched`);
-  }
-}
-
-/** Techniques first (positions refer to them); positions of one product and code are merged. */
-async function writePrint(trx: Trx, supplier: string, rows: PrintRow[]): Promise<BatchResult> {
-  const techniques = new Map<string, TechniqueRow>();
-  const positions = new Map<string, { row: PositionRow; indexes: number[] }>();
-  rows.forEach((r, i) => {
-    if (r.type === 'technique') techniques.set(r.row.code, r.row);
-    else {
-      const key = `${r.row.masterCode}\u0000${r.row.positionCode}`;
-      const found = positions.get(key);
-      if (found) {
-        found.row.techniques.push(
-          ...r.row.techniques.filter((t) => !found.row.techniques.some((x) => x.code === t.code)),
-        );
-        found.indexes.push(i);
-      } else positions.set(key, { row: { ...r.row, techniques: [...r.row.techniques] }, indexes: [i] });
-    }
-  });
-  const total: BatchResult = { inserted: 0, updated: 0, unknown: [] };
-  if (techniques.size > 0) {
-    const c = await upsertTechniques(trx, supplier, [...techniques.values()]);
-    total.inserted += c.inserted;
-    total.updated += c.updated;
-  }
-  if (positions.size > 0) {
-    const list = [...positions.values()];
-    const c = await upsertPositions(
-      trx,
-      supplier,
-      list.map((p) => p.row),
-    );
-    total.inserted += c.inserted;
-    total.updated += c.updated;
-    for (const u of c.unknown) {
-      const first = list[u.index]?.indexes[0];
-      if (first !== undefined) total.unknown?.push({ index: first, reason: u.reason });
-    }
-  }
-  return total;
-}
-
-/** One batch under a savepoint; a batch the database refuses is retried row by row. */
-async function writeBatch(
-  trx: Trx,
-  batch: Array<{ rowNumber: number; row: any }>,
-  write: Writer,
-): Promise<Required<Counts> & { rejects: Reject[] }> {
-  const toRejects = (r: BatchResult, items: typeof batch): Reject[] =>
-    (r.unknown ?? []).map((u) => {
-      const item = items[u.index] as (typeof batch)[number];
-      return { rowNumber: item.rowNumber, key: keyOf(item.row), reason: u.reason, raw: item.row };
-    });
-  await sql`SAVEPOINT connector_batch`.execute(trx);
-  try {
-    const r = await write(
-      trx,
-      batch.map((b) => b.row),
-    );
-    await sql`RELEASE SAVEPOINT connector_batch`.execute(trx);
-    return {
-      inserted: r.inserted,
-      updated: r.updated,
-      unchanged: r.unchanged ?? 0,
-      rejects: toRejects(r, batch),
-    };
-  } catch {
-    await sql`ROLLBACK TO SAVEPOINT connector_batch`.execute(trx);
-  }
-  // The database refused the batch: find the culprit rows one by one.
-  const out = { inserted: 0, updated: 0, unchanged: 0, rejects: [] as Reject[] };
-  for (const item of batch) {
-    await sql`SAVEPOINT connector_row`.execute(trx);
-    try {
-      const r = await write(trx, [item.row]);
-      await sql`RELEASE SAVEPOINT connector_row`.execute(trx);
-      out.inserted += r.inserted;
-      out.updated += r.updated;
-      out.unchanged += r.unchanged ?? 0;
-      out.rejects.push(...toRejects(r, [item]));
-    } catch (err) {
-      await sql`ROLLBACK TO SAVEPOINT connector_row`.execute(trx);
-      const reason = err instanceof Error ? err.message : String(err);
-      out.rejects.push({
-        rowNumber: item.rowNumber,
-        key: keyOf(item.row),
-        reason: `refused by the database: ${reason}`,
-        raw: item.row,
-      });
-    }
-  }
-  return out;
-}
-
-function keyOf(row: any): string | undefined {
-  return row?.supplierSku ?? row?.masterCode ?? row?.row?.masterCode ?? row?.row?.code;
 }

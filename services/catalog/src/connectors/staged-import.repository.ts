@@ -223,7 +223,7 @@ export async function stagedRow(
 /**
  * Price feeds: one staged row per scale of a feed record (`ord` is the record's position among the
  * staged records, so a record's scales share it). Amounts are computed before staging (purchase
- * and, marked up, retail) so the rounding is the one the batched path used.
+ * and, marked up, retail) so the rounding is the one the earlier batched path used.
  */
 export const priceStage = {
   table: 'aplt_stage_prices',
@@ -386,4 +386,205 @@ export async function applyStagedPrices(trx: Trx, lo: number, hi: number): Promi
     trx,
   );
   return res.rows[0] ?? { inserted: 0, updated: 0, unchanged: 0 };
+}
+
+/**
+ * Print-data feeds: one staged row per technique or position record, its normalised row as JSON
+ * (`kind` t or p). Techniques are few; positions are one or more per product.
+ */
+export const printStage = {
+  table: 'aplt_stage_print',
+  columns: ['ord', 'row_number', 'kind', 'key', 'body'],
+};
+
+export async function createPrintStage(trx: Trx): Promise<void> {
+  await sql`CREATE TEMP TABLE aplt_stage_print (ord int PRIMARY KEY, row_number int NOT NULL, kind char(1) NOT NULL,
+    key text, body jsonb NOT NULL) ON COMMIT DROP`.execute(trx);
+}
+
+/**
+ * Techniques of the staged feed (the last record of a code counts), with their price scales and
+ * setup cost, set-based: scales a technique no longer lists are deleted in the statement that
+ * upserts its scales; equal rows are not rewritten.
+ */
+export async function applyStagedTechniques(trx: Trx, supplier: string): Promise<Counts> {
+  await sql`
+    CREATE TEMP TABLE aplt_stage_techniques ON COMMIT DROP AS
+    SELECT DISTINCT ON (t.code) s.ord, t.* FROM aplt_stage_print s
+    CROSS JOIN LATERAL jsonb_to_record(s.body) AS t(code text, name text, "pricingType" text, setup numeric,
+      "setupRepeat" numeric, "smallOrderCharge" numeric, "maxColours" int, "fullColour" boolean, scales jsonb)
+    WHERE s.kind = 't' ORDER BY t.code, s.ord DESC`.execute(trx);
+  const res = await sql<{ inserted: number; updated: number; unchanged: number }>`
+    WITH src AS (SELECT * FROM aplt_stage_techniques), written AS (
+      INSERT INTO aplt_techniques AS x (code, supplier_code, supplier_technique_id, name_nl, name_en, name_de, pricing_type,
+        max_colours, full_colour)
+      SELECT code, ${supplier}, split_part(code, '-', 2), name, name, name, "pricingType", "maxColours", "fullColour" FROM src
+      ON CONFLICT (code) DO UPDATE SET name_nl = EXCLUDED.name_nl, pricing_type = EXCLUDED.pricing_type,
+        max_colours = EXCLUDED.max_colours, full_colour = EXCLUDED.full_colour
+      WHERE (x.name_nl, x.pricing_type, x.max_colours, x.full_colour)
+        IS DISTINCT FROM (EXCLUDED.name_nl, EXCLUDED.pricing_type, EXCLUDED.max_colours, EXCLUDED.full_colour)
+      RETURNING (xmax = 0) AS inserted
+    )
+    SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated,
+      ((SELECT count(*) FROM src) - count(*))::int AS unchanged FROM written`.execute(trx);
+  await sql`
+    WITH src AS (
+      SELECT t.id AS technique_id, s.setup, s."setupRepeat" AS setup_repeat, s."smallOrderCharge" AS small_order, c.*
+      FROM aplt_stage_techniques s JOIN aplt_techniques t ON t.code = s.code
+      CROSS JOIN LATERAL jsonb_to_recordset(s.scales) AS c("minQuantity" int, price numeric, "nextColourPrice" numeric,
+        "areaFrom" numeric, "areaTo" numeric, colours int)
+    ), dropped AS (
+      DELETE FROM aplt_technique_pricing x USING aplt_stage_techniques s JOIN aplt_techniques t ON t.code = s.code
+      WHERE x.technique_id = t.id AND NOT EXISTS (SELECT 1 FROM src WHERE src.technique_id = x.technique_id
+        AND (src."areaFrom", src."areaTo", src.colours, src."minQuantity")
+          IS NOT DISTINCT FROM (x.area_from, x.area_to, x.colours, x.min_quantity))
+    )
+    INSERT INTO aplt_technique_pricing AS x (technique_id, area_from, area_to, colours, min_quantity, price_per_unit,
+      next_colour_price, setup_cost, setup_repeat_cost, small_order_charge)
+    SELECT technique_id, "areaFrom", "areaTo", colours, "minQuantity", price, "nextColourPrice", setup, setup_repeat,
+      small_order FROM src
+    ON CONFLICT ON CONSTRAINT aplt_technique_pricing_scale_key DO UPDATE SET price_per_unit = EXCLUDED.price_per_unit,
+      next_colour_price = EXCLUDED.next_colour_price, setup_cost = EXCLUDED.setup_cost,
+      setup_repeat_cost = EXCLUDED.setup_repeat_cost, small_order_charge = EXCLUDED.small_order_charge
+    WHERE (x.price_per_unit, x.next_colour_price, x.setup_cost, x.setup_repeat_cost, x.small_order_charge)
+      IS DISTINCT FROM (EXCLUDED.price_per_unit, EXCLUDED.next_colour_price, EXCLUDED.setup_cost,
+        EXCLUDED.setup_repeat_cost, EXCLUDED.small_order_charge)`.execute(trx);
+  await sql`
+    INSERT INTO aplt_opstartkosten AS x (technique_id, setup_cost, repeat_setup_cost, description)
+    SELECT t.id, s.setup, s."setupRepeat", s.name FROM aplt_stage_techniques s JOIN aplt_techniques t ON t.code = s.code
+    ON CONFLICT ON CONSTRAINT aplt_opstartkosten_key DO UPDATE SET setup_cost = EXCLUDED.setup_cost,
+      repeat_setup_cost = EXCLUDED.repeat_setup_cost
+    WHERE (x.setup_cost, x.repeat_setup_cost) IS DISTINCT FROM (EXCLUDED.setup_cost, EXCLUDED.repeat_setup_cost)`.execute(
+    trx,
+  );
+  return res.rows[0] ?? { inserted: 0, updated: 0, unchanged: 0 };
+}
+
+/**
+ * Positions of the staged feed resolved at once: records of one product and position code are
+ * merged (the first record's values, the techniques of all, the first mention of a technique
+ * counts), numbered by `gid` in feed order. Records of unknown products, with an invalid print
+ * size or naming unknown techniques are marked for the report (a position naming an unknown
+ * technique is still written with the techniques that exist, as before).
+ */
+export async function resolveStagedPositions(trx: Trx, supplier: string): Promise<void> {
+  await sql`
+    CREATE TEMP TABLE aplt_stage_positions_rec ON COMMIT DROP AS
+    SELECT s.ord, s.row_number, s.key, r.*, p.id AS product_id,
+      CASE WHEN p.id IS NULL THEN 'unknown product: no product of this supplier has this master code'
+        WHEN r."widthMm" <= 0 OR r."heightMm" <= 0 THEN 'invalid print size: width and height must be above 0'
+        WHEN u.codes IS NOT NULL THEN 'unknown technique ' || u.codes END AS reject,
+      p.id IS NOT NULL AND NOT coalesce(r."widthMm" <= 0 OR r."heightMm" <= 0, false) AS writable
+    FROM aplt_stage_print s
+    CROSS JOIN LATERAL jsonb_to_record(s.body) AS r("masterCode" text, "positionCode" text, "positionName" text,
+      "widthMm" numeric, "heightMm" numeric, rotation numeric, points jsonb, techniques jsonb)
+    LEFT JOIN aplt_products p ON p.supplier_code = ${supplier} AND p.supplier_sku = r."masterCode"
+    LEFT JOIN LATERAL (SELECT string_agg(DISTINCT t.code, ', ') AS codes FROM jsonb_to_recordset(r.techniques) AS t(code text)
+      WHERE NOT EXISTS (SELECT 1 FROM aplt_techniques x WHERE x.code = t.code)) u ON true
+    WHERE s.kind = 'p'`.execute(trx);
+  await sql`
+    CREATE TEMP TABLE aplt_stage_positions ON COMMIT DROP AS
+    SELECT row_number() OVER (ORDER BY ord)::int - 1 AS gid, * FROM (
+      SELECT DISTINCT ON (product_id, "positionCode") ord, row_number, key, product_id, "positionCode" AS code,
+        "positionName" AS name, "widthMm" AS w, "heightMm" AS h, rotation AS rot, points
+      FROM aplt_stage_positions_rec WHERE writable ORDER BY product_id, "positionCode", ord
+    ) f`.execute(trx);
+  await sql`
+    CREATE TEMP TABLE aplt_stage_position_links ON COMMIT DROP AS
+    SELECT DISTINCT ON (r.product_id, r."positionCode", x.id) r.product_id, r."positionCode" AS code, x.id AS technique_id,
+      t."maxColours" AS mc, coalesce(t."isDefault", false) AS def, t."widthMm" AS w, t."heightMm" AS h
+    FROM aplt_stage_positions_rec r
+    CROSS JOIN LATERAL jsonb_to_recordset(r.techniques) AS t(code text, "isDefault" boolean, "maxColours" int,
+      "widthMm" numeric, "heightMm" numeric)
+    JOIN aplt_techniques x ON x.code = t.code
+    WHERE r.writable ORDER BY r.product_id, r."positionCode", x.id, r.ord`.execute(trx);
+  await sql`CREATE INDEX ON aplt_stage_positions (gid)`.execute(trx);
+  await sql`CREATE INDEX ON aplt_stage_position_links (product_id, code)`.execute(trx);
+  await sql`ANALYZE aplt_stage_positions, aplt_stage_position_links, aplt_stage_positions_rec`.execute(trx);
+}
+
+export async function stagedPositionRejects(
+  trx: Trx,
+  afterOrd: number,
+  limit: number,
+): Promise<Array<{ ord: number; row_number: number; key: string; reason: string; raw: unknown }>> {
+  const res = await sql<{ ord: number; row_number: number; key: string; reason: string; raw: unknown }>`
+    SELECT r.ord, r.row_number, coalesce(r.key, r."masterCode") AS key, r.reject AS reason, s.body AS raw
+    FROM aplt_stage_positions_rec r JOIN aplt_stage_print s ON s.ord = r.ord
+    WHERE r.reject IS NOT NULL AND r.ord > ${afterOrd} ORDER BY r.ord LIMIT ${limit}`.execute(trx);
+  return res.rows;
+}
+
+/** The first staged record of merged position `gid`, as the reject report shows it. */
+export async function stagedPosition(
+  trx: Trx,
+  gid: number,
+): Promise<{ row_number: number; key: string; raw: unknown } | undefined> {
+  const res = await sql<{ row_number: number; key: string; raw: unknown }>`
+    SELECT p.row_number, coalesce(p.key, s.body->>'masterCode') AS key, s.body AS raw
+    FROM aplt_stage_positions p JOIN aplt_stage_print s ON s.ord = p.ord WHERE p.gid = ${gid}`.execute(trx);
+  return res.rows[0];
+}
+
+/**
+ * Merged positions with gid in [lo, hi): positions upserted, the technique links of each written
+ * and the links a listed position no longer has deleted in the same statement set, then each
+ * position's size follows its techniques' largest. Equal rows are not rewritten.
+ */
+export async function applyStagedPositions(trx: Trx, lo: number, hi: number): Promise<Counts> {
+  const res = await sql<{ id: number; inserted: boolean }>`
+    WITH src AS (SELECT * FROM aplt_stage_positions WHERE gid >= ${lo} AND gid < ${hi})
+    INSERT INTO aplt_print_positions AS x (product_id, position_code, position_name, max_width_mm, max_height_mm, print_area,
+      rotation, coordinates)
+    SELECT product_id, code, name, w, h, CASE WHEN w IS NOT NULL AND h IS NOT NULL THEN w::text || 'x' || h::text END, rot,
+      points FROM src
+    ON CONFLICT (product_id, position_code) DO UPDATE SET position_name = EXCLUDED.position_name,
+      max_width_mm = EXCLUDED.max_width_mm, max_height_mm = EXCLUDED.max_height_mm, print_area = EXCLUDED.print_area,
+      rotation = EXCLUDED.rotation, coordinates = coalesce(EXCLUDED.coordinates, x.coordinates)
+    WHERE (x.position_name, x.max_width_mm, x.max_height_mm, x.print_area, x.rotation, x.coordinates)
+      IS DISTINCT FROM (EXCLUDED.position_name, EXCLUDED.max_width_mm, EXCLUDED.max_height_mm, EXCLUDED.print_area,
+        EXCLUDED.rotation, coalesce(EXCLUDED.coordinates, x.coordinates))
+    RETURNING x.id, (xmax = 0) AS inserted`.execute(trx);
+  const links = await sql<{ pos: number }>`
+    WITH pos AS (
+      SELECT pp.id AS pos, pp.product_id, pp.position_code AS code FROM aplt_stage_positions s
+      JOIN aplt_print_positions pp ON pp.product_id = s.product_id AND pp.position_code = s.code
+      WHERE s.gid >= ${lo} AND s.gid < ${hi}
+    ), src AS (
+      SELECT pos.pos, l.* FROM pos JOIN aplt_stage_position_links l ON l.product_id = pos.product_id AND l.code = pos.code
+    ), dropped AS (
+      DELETE FROM aplt_product_techniques x USING pos
+      WHERE x.print_position_id = pos.pos AND x.product_id = pos.product_id
+        AND NOT EXISTS (SELECT 1 FROM src WHERE src.pos = x.print_position_id AND src.technique_id = x.technique_id)
+      RETURNING x.print_position_id AS pos
+    ), written AS (
+      INSERT INTO aplt_product_techniques AS x (product_id, technique_id, print_position_id, max_colours, is_default,
+        max_width_mm, max_height_mm, print_area)
+      SELECT product_id, technique_id, pos, mc, def, w, h, CASE WHEN w IS NOT NULL AND h IS NOT NULL THEN w::text || 'x' || h::text END
+      FROM src
+      ON CONFLICT (product_id, technique_id, print_position_id) DO UPDATE SET max_colours = EXCLUDED.max_colours,
+        is_default = EXCLUDED.is_default, max_width_mm = EXCLUDED.max_width_mm, max_height_mm = EXCLUDED.max_height_mm,
+        print_area = EXCLUDED.print_area
+      WHERE (x.max_colours, x.is_default, x.max_width_mm, x.max_height_mm, x.print_area)
+        IS DISTINCT FROM (EXCLUDED.max_colours, EXCLUDED.is_default, EXCLUDED.max_width_mm, EXCLUDED.max_height_mm,
+          EXCLUDED.print_area)
+      RETURNING x.print_position_id AS pos
+    )
+    SELECT DISTINCT pos FROM (SELECT pos FROM dropped UNION ALL SELECT pos FROM written) c`.execute(trx);
+  // A position allows the largest size of its techniques (each keeps its own on the link).
+  await sql`
+    UPDATE aplt_print_positions pp SET max_width_mm = x.w, max_height_mm = x.h, print_area = trim_scale(x.w) || 'x' || trim_scale(x.h)
+    FROM (SELECT pt.print_position_id, max(pt.max_width_mm) AS w, max(pt.max_height_mm) AS h
+          FROM aplt_stage_positions s JOIN aplt_print_positions p ON p.product_id = s.product_id AND p.position_code = s.code
+          JOIN aplt_product_techniques pt ON pt.print_position_id = p.id
+          WHERE s.gid >= ${lo} AND s.gid < ${hi} AND pt.print_area IS NOT NULL
+          GROUP BY pt.print_position_id) x
+    WHERE pp.id = x.print_position_id AND (pp.max_width_mm, pp.max_height_mm) IS DISTINCT FROM (x.w, x.h)`.execute(
+    trx,
+  );
+  const inserted = res.rows.filter((r) => r.inserted).length;
+  // A position whose own row stayed but whose techniques changed counts as updated.
+  const written = new Set(res.rows.map((r) => Number(r.id)));
+  const updated = res.rows.length - inserted + links.rows.filter((r) => !written.has(Number(r.pos))).length;
+  return { inserted, updated, unchanged: hi - lo - inserted - updated };
 }
