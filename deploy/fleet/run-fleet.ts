@@ -17,6 +17,7 @@ import {
   createPgDb,
   type Kysely,
   migrateFleet,
+  sql,
   TenantDatabases,
   TenantRegistry,
 } from '@aplt/db';
@@ -157,6 +158,30 @@ async function waitHealthy(
  * `always` runs them all, `never` none): the one-shot part of a start.
  */
 export async function prepareFleet(opts: {
+  env?: Record<string, string | undefined>;
+  log?: (line: string) => void;
+}): Promise<string[]> {
+  // Two starts on the same databases (a second terminal, compose's one-shot job beside a start)
+  // take turns: the second finds the first one's markers and seeds nothing. A session advisory
+  // lock on the maintenance database, since the control database may not exist yet.
+  const e = loadEnv(fleetEnvShape, { ...process.env, ...opts.env });
+  const lockDb = createPgDb({ ...pgAddressFromEnv(e), database: 'postgres' }, { max: 1 });
+  const key = `aplt-fleet-prepare:${e.CONTROL_DB}`;
+  try {
+    return await lockDb.connection().execute(async (conn) => {
+      await sql`SELECT pg_advisory_lock(hashtext(${key}))`.execute(conn);
+      try {
+        return await prepareFleetLocked(opts);
+      } finally {
+        await sql`SELECT pg_advisory_unlock(hashtext(${key}))`.execute(conn);
+      }
+    });
+  } finally {
+    await lockDb.destroy();
+  }
+}
+
+async function prepareFleetLocked(opts: {
   env?: Record<string, string | undefined>;
   log?: (line: string) => void;
 }): Promise<string[]> {
