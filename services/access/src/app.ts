@@ -24,6 +24,8 @@ export interface Deps {
   redis?: Redis | null;
   /** Second-factor channel; by default from ACCESS_OTP_CHANNEL. */
   otp?: OtpChannel;
+  /** Where the log lines go (a file path or descriptor); default stdout. */
+  logDestination?: string | number;
 }
 
 /** Builds the access service; never listens. */
@@ -37,6 +39,7 @@ export async function buildApp(deps: Deps, config: Config) {
     name: 'access',
     logLevel: config.LOG_LEVEL,
     prettyLogs: config.LOG_PRETTY,
+    ...(deps.logDestination === undefined ? {} : { logDestination: deps.logDestination }),
     trustedProxies: config.TRUSTED_PROXIES,
     // /metrics and /docs through the proxy: only for an access admin signed in on this host.
     operators: {

@@ -10,12 +10,13 @@ import { loadConfig } from './config';
  * fresh access database. Requests from 127.0.0.1 pass forward auth (loopback is whitelisted by
  * configuration); act as another client with `localAddress: '127.0.0.2'`. Its secrets are this
  * test process's `testSecrets()`, so the assertions it signs verify in every backend of the test.
- * `extra.redis` turns on license push; `extra.otp` replaces the second-factor channel.
+ * `extra.redis` turns on license push; `extra.otp` replaces the second-factor channel;
+ * `extra.logDestination` sends its log lines to a file (with `LOG_LEVEL` in `env`).
  */
 export async function createAccessAppForTest(
   registry: TenantRegistry,
   env: Record<string, string | undefined> = {},
-  extra: { redis?: Redis; otp?: OtpChannel } = {},
+  extra: { redis?: Redis; otp?: OtpChannel; logDestination?: string } = {},
 ) {
   const accessDb = await createTestPgDatabase('access');
   const app = await buildApp(
