@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,8 +26,9 @@ describe('CopySpool (parsed chunks waiting for the connection)', () => {
 
   it('fails the next write when its file could not be written, instead of waiting for ever', async () => {
     const spool = new CopySpool(join(dir, 'missing-dir', 'rows'));
-    // Let the open fail (it is reported asynchronously) before the first full buffer is written.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The failed open is reported asynchronously: wait for that event itself, then write.
+    const error = await once(spool['out'], 'error');
+    expect(error[0]).toMatchObject({ code: 'ENOENT' });
     await expect(spool.write(copyLine(['y'.repeat(70_000)]))).rejects.toMatchObject({ code: 'ENOENT' });
     await expect(spool.close()).rejects.toMatchObject({ code: 'ENOENT' });
   });

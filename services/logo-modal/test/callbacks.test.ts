@@ -37,15 +37,26 @@ async function orderWithCallback(h: ModalHarness, callbackUrl: string) {
   return id;
 }
 
-async function waitForCallbackStatus(h: ModalHarness, id: string, status: string) {
+/**
+ * Polls the transaction until its callback reaches `status`; fails with the last state seen once
+ * the deadline passes (the queue retries with 1 s, 2 s ... backoff, so a few seconds suffice).
+ */
+async function waitForCallbackStatus(h: ModalHarness, id: string, status: string, timeoutMs = 30_000) {
   const db = h.fleet.tenantDbs.get('master')?.aplt.db;
+  if (!db) throw new Error('no aplt database for tenant master');
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const row = await db
-      ?.selectFrom('aplt_logo_transactions')
+      .selectFrom('aplt_logo_transactions')
       .select(['callback_status', 'callback_attempts'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
-    if (row?.callback_status === status) return row;
+    if (row.callback_status === status) return row;
+    if (Date.now() > deadline)
+      throw new Error(
+        `transaction ${id}: callback_status still ${String(row.callback_status)} after ` +
+          `${row.callback_attempts} attempts and ${timeoutMs} ms, expected ${status}`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
 }
