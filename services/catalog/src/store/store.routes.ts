@@ -1,7 +1,7 @@
 import type { App } from '@aplt/http';
 import { z } from 'zod';
 import { listCategories, listStoreProducts, productPrintTechniques } from './store.repository';
-import { TtlCache } from './ttl-cache';
+import { createStoreCache } from './store-cache';
 
 const lang = z.enum(['nl', 'en', 'de']).default('nl');
 
@@ -81,7 +81,7 @@ const categoryNode: z.ZodType<CategoryNode> = z.lazy(() =>
 export async function storeRoutes(app: App) {
   const licensed = { feature: 'products' as const };
   // Serialised answers per tenant and query string, kept a few seconds (CATALOG_STORE_CACHE_SECONDS).
-  const cache = new TtlCache<string>(app.catalogDeps.config.CATALOG_STORE_CACHE_SECONDS * 1000);
+  const cache = createStoreCache(app.catalogDeps.config.CATALOG_STORE_CACHE_SECONDS * 1000);
   const cached = (request: { tenant: { id: string }; url: string }) => `${request.tenant.id}|${request.url}`;
   app.get(
     '/store/aplt/products',
@@ -108,7 +108,7 @@ export async function storeRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const hit = cache.get(cached(request));
+      const hit = cache?.get(cached(request));
       if (hit) return reply.type('application/json; charset=utf-8').send(hit as never);
       const q = request.query;
       const { rows, count } = await listStoreProducts(
@@ -139,7 +139,7 @@ export async function storeRoutes(app: App) {
         limit: q.limit,
         offset: q.offset,
       };
-      cache.set(cached(request), JSON.stringify(body));
+      cache?.set(cached(request), JSON.stringify(body));
       return body;
     },
   );
@@ -154,7 +154,7 @@ export async function storeRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const hit = cache.get(cached(request));
+      const hit = cache?.get(cached(request));
       if (hit) return reply.type('application/json; charset=utf-8').send(hit as never);
       const rows = await listCategories(
         request.server.catalogDeps.databases.aplt(request.tenant),
@@ -183,7 +183,7 @@ export async function storeRoutes(app: App) {
         children: n.children.map(strip),
       });
       const body = { categories: roots.map(strip) };
-      cache.set(cached(request), JSON.stringify(body));
+      cache?.set(cached(request), JSON.stringify(body));
       return body;
     },
   );
