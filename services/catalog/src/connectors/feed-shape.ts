@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import sax from 'sax';
 import type { FeedFormat } from './connector-registry';
+import { tsvHeader } from './readers/tsv-reader';
 
 /** At most this many names are reported (a feed in another shape may have thousands of keys). */
 const MAX_NAMES = 20;
@@ -36,7 +37,7 @@ export async function describeFeedShape(
         .replace(/^\uFEFF/, '')
         .split(/\r?\n/)
         .find((l) => l.trim() !== '');
-      if (line) return `columns found: ${list(line.split('\t').map((c) => c.trim()))}`;
+      if (line) return `columns found: ${list(tsvHeader(line))}`;
     }
     return 'no columns found';
   }
