@@ -5,7 +5,7 @@ import { createAccessAppForTest } from '@aplt/service-access/testing';
 import { launchChromium, startTestProxy, type TestProxy } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedContext } from '../../../deploy/fleet/seeds';
-import { seedDevProjects } from '../../../deploy/fleet/seeds/devprojects';
+import { devProjectsNotes, seedDevProjects } from '../../../deploy/fleet/seeds/devprojects';
 import { createHarness, type DevprojectsHarness } from './helpers';
 
 const SHOTS = fileURLToPath(new URL('../../../.run/screenshots/devprojects/', import.meta.url));
@@ -31,8 +31,8 @@ describe('the demo dev project', () => {
     await h?.cleanup();
   });
 
-  const seed = () =>
-    seedDevProjects({
+  const seedContext = () =>
+    ({
       registry: h.fleet.registry,
       databases: h.fleet.databases,
       env: h.env,
@@ -40,7 +40,12 @@ describe('the demo dev project', () => {
       proxyPort: 8080,
       log: () => {},
       notes,
-    } as unknown as SeedContext);
+    }) as unknown as SeedContext;
+  // The fleet runs a step's seed only once, and its banner notes on every start.
+  const seed = async () => {
+    await seedDevProjects(seedContext());
+    await devProjectsNotes(seedContext());
+  };
 
   it('is seeded once with a buildable branch, and a rebuild through the proxy serves its site', async () => {
     await seed();

@@ -2,7 +2,7 @@ import { createTestMysqlDatabase, type TestMysqlDatabase } from '@aplt/testing';
 import bcrypt from 'bcrypt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedContext } from '../../../deploy/fleet/seeds/index';
-import { demoPortalUsers, seedPortal } from '../../../deploy/fleet/seeds/portal';
+import { demoPortalUsers, portalNotes, seedPortal } from '../../../deploy/fleet/seeds/portal';
 
 describe('portal demo seed', () => {
   let mysql: TestMysqlDatabase;
@@ -23,6 +23,8 @@ describe('portal demo seed', () => {
     };
     await seedPortal(ctx as unknown as SeedContext);
     await seedPortal(ctx as unknown as SeedContext);
+    // The banner's line comes from the step's notes, written on every start (seeded or not).
+    portalNotes(ctx as unknown as SeedContext);
     const users = await mysql.db.selectFrom('users').select(['email', 'role', 'password_hash']).execute();
     expect(users.map((u) => u.role).sort()).toEqual(['admin', 'client', 'developer']);
     for (const demo of demoPortalUsers) {
