@@ -1,14 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
-import { createMysqlDb, createPgDb, dropPgDatabase, sql } from '@aplt/db';
-import { freePort, httpRequest, launchChromium, testServers, uniqueName } from '@aplt/testing';
+import { freePort, httpRequest, launchChromium, uniqueName } from '@aplt/testing';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningFleet, startFleet } from '../../../deploy/fleet/run-fleet';
+import { type FleetFixture, startFleetFixture } from '../../../deploy/test/fleet-fixture';
 import { demoAdmin } from '../../../deploy/fleet/seeds/demo-tenants';
 import { appDir, ensureStorefrontBuild } from './build';
 
@@ -60,7 +58,7 @@ function mailText(raw: string): string {
  */
 describe('customer account on the shop host through the proxy', () => {
   const prefix = `${uniqueName('sfa')}_`;
-  let fleet: RunningFleet;
+  let fx: FleetFixture;
   let proxyPort: number;
   let chromium: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;
@@ -155,42 +153,12 @@ describe('customer account on the shop host through the proxy', () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     ensureStorefrontBuild();
-    const { pg, mysql, redisUrl } = testServers();
-    proxyPort = await freePort();
-    work = mkdtempSync(join(tmpdir(), 'storefront-account-'));
-    mailDir = join(work, 'mail');
-    fleet = await startFleet({
-      env: {
-        PG_HOST: pg.host,
-        PG_PORT: String(pg.port),
-        PG_USER: pg.user,
-        PG_PASS: pg.password,
-        CONTROL_DB: `${prefix}control`,
-        PG_DB: `${prefix}access`,
-        MYSQL_HOST: mysql.host,
-        MYSQL_PORT: String(mysql.port),
-        MYSQL_USER: mysql.user,
-        MYSQL_PASSWORD: mysql.password,
-        PORTAL_DB: `${prefix}portal`,
-        REDIS_URL: redisUrl,
-        REDIS_PREFIX: prefix,
-        PROXY_PORT: String(proxyPort),
-        FLEET_PORTS: 'auto',
-        FLEET_DB_PREFIX: prefix,
-        FLEET_TENANTS: 'master,acme',
-        NEXT_PUBLIC_GATEKEEPER_ENABLED: 'false',
-        LICENSE_CACHE_DIR: join(work, 'cache'),
-        FILE_STORE_DIR: join(work, 'files'),
-        DEVPROJECTS_GIT_DIR: join(work, 'repos'),
-        FLEET_MAIL_DIR: mailDir,
-        FLEET_SECRETS_FILE: join(work, 'secrets.env'),
-        LOG_LEVEL: 'warn',
-      },
-      log: (line) => output.push(line),
-      serviceOutput: (name, line) => output.push(`${name}| ${line}`),
-    }).catch((err: unknown) => {
-      throw new Error(`${(err as Error).message}\n${output.slice(-40).join('\n')}`);
+    fx = await startFleetFixture('master,acme', {
+      NEXT_PUBLIC_GATEKEEPER_ENABLED: 'false',
     });
+    proxyPort = fx.proxyPort;
+    work = fx.work;
+    mailDir = fx.mailDir;
     chromium = await launchChromium();
     page = await chromium.browser.newPage();
     await page.setViewport({ width: 1280, height: 900 });
@@ -207,23 +175,7 @@ describe('customer account on the shop host through the proxy', () => {
   afterAll(async () => {
     lean?.kill('SIGTERM');
     await chromium?.close();
-    await fleet?.stop();
-    const { pg, mysql } = testServers();
-    const admin = createPgDb({ ...pg, database: 'postgres' }, { max: 1 });
-    try {
-      const dbs = await sql<{
-        datname: string;
-      }>`select datname from pg_database where datname like ${`${prefix}%`}`.execute(admin);
-      for (const row of dbs.rows) await dropPgDatabase(pg, row.datname);
-    } finally {
-      await admin.destroy();
-    }
-    const my = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
-    try {
-      await sql`DROP DATABASE IF EXISTS ${sql.id(`${prefix}portal`)}`.execute(my);
-    } finally {
-      await my.destroy();
-    }
+    await fx?.stop();
   }, 120_000);
 
   it('registers with company, lands on "check your e-mail" and verifies from the caught e-mail', async () => {

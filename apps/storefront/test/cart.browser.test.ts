@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
-import { createMysqlDb, createPgDb, dropPgDatabase, sql } from '@aplt/db';
-import { freePort, httpRequest, launchChromium, testServers, uniqueName } from '@aplt/testing';
+import { httpRequest, launchChromium, uniqueName } from '@aplt/testing';
 import type { Frame, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningFleet, startFleet } from '../../../deploy/fleet/run-fleet';
+import { type FleetFixture, startFleetFixture } from '../../../deploy/test/fleet-fixture';
 import { demoAdmin } from '../../../deploy/fleet/seeds/demo-tenants';
 import { ensureStorefrontBuild } from './build';
 
@@ -60,13 +59,12 @@ function logoPng(width = 160, height = 80): Buffer {
  */
 describe('storefront cart and logo configurator through the proxy', () => {
   const prefix = `${uniqueName('sc')}_`;
-  let fleet: RunningFleet;
+  let fx: FleetFixture;
   let proxyPort: number;
   let chromium: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;
   let staffToken: string;
   let logoPath: string;
-  const output: string[] = [];
   const SKU = '900-01';
 
   const api = (path: string, opts: Parameters<typeof httpRequest>[1] = {}) =>
@@ -101,47 +99,17 @@ describe('storefront cart and logo configurator through the proxy', () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     ensureStorefrontBuild();
-    const { pg, mysql, redisUrl } = testServers();
-    proxyPort = await freePort();
     const work = mkdtempSync(join(tmpdir(), 'storefront-cart-'));
     logoPath = join(work, 'company-logo.png');
     writeFileSync(logoPath, logoPng());
-    fleet = await startFleet({
-      env: {
-        PG_HOST: pg.host,
-        PG_PORT: String(pg.port),
-        PG_USER: pg.user,
-        PG_PASS: pg.password,
-        CONTROL_DB: `${prefix}control`,
-        PG_DB: `${prefix}access`,
-        MYSQL_HOST: mysql.host,
-        MYSQL_PORT: String(mysql.port),
-        MYSQL_USER: mysql.user,
-        MYSQL_PASSWORD: mysql.password,
-        PORTAL_DB: `${prefix}portal`,
-        REDIS_URL: redisUrl,
-        REDIS_PREFIX: prefix,
-        PROXY_PORT: String(proxyPort),
-        FLEET_PORTS: 'auto',
-        FLEET_DB_PREFIX: prefix,
-        FLEET_TENANTS: 'master,acme',
-        // The gatekeeper is the storefront test's subject; here the shop is open.
-        NEXT_PUBLIC_GATEKEEPER_ENABLED: 'false',
-        // Spec 2's first source of the shop's features: the demo licence keeps the add-ons (the
-        // logo configurator's designer_external among them) off until staff enable one.
-        NEXT_PUBLIC_TENANT_FEATURES: 'products,quotations,orders,invoices,designer_external',
-        LICENSE_CACHE_DIR: join(work, 'cache'),
-        FILE_STORE_DIR: join(work, 'files'),
-        DEVPROJECTS_GIT_DIR: join(work, 'repos'),
-        FLEET_MAIL_DIR: join(work, 'mail'),
-        FLEET_SECRETS_FILE: join(work, 'secrets.env'),
-        LOG_LEVEL: 'warn',
-      },
-      log: (line) => output.push(line),
-      serviceOutput: (name, line) => output.push(`${name}| ${line}`),
-    }).catch((err: unknown) => {
-      throw new Error(`${(err as Error).message}\n${output.slice(-40).join('\n')}`);
+    fx = await startFleetFixture('master,acme', {
+      // The gatekeeper is the storefront test's subject; here the shop is open.
+      NEXT_PUBLIC_GATEKEEPER_ENABLED: 'false',
+      // Spec 2's first source of the shop's features: the demo licence keeps the add-ons (the
+      // logo configurator's designer_external among them) off until staff enable one.
+      NEXT_PUBLIC_TENANT_FEATURES: 'products,quotations,orders,invoices,designer_external',
     });
+    proxyPort = fx.proxyPort;
     chromium = await launchChromium();
     page = await chromium.browser.newPage();
     await page.setViewport({ width: 1280, height: 900 });
@@ -155,23 +123,7 @@ describe('storefront cart and logo configurator through the proxy', () => {
 
   afterAll(async () => {
     await chromium?.close();
-    await fleet?.stop();
-    const { pg, mysql } = testServers();
-    const admin = createPgDb({ ...pg, database: 'postgres' }, { max: 1 });
-    try {
-      const dbs = await sql<{
-        datname: string;
-      }>`select datname from pg_database where datname like ${`${prefix}%`}`.execute(admin);
-      for (const row of dbs.rows) await dropPgDatabase(pg, row.datname);
-    } finally {
-      await admin.destroy();
-    }
-    const my = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
-    try {
-      await sql`DROP DATABASE IF EXISTS ${sql.id(`${prefix}portal`)}`.execute(my);
-    } finally {
-      await my.destroy();
-    }
+    await fx?.stop();
   }, 120_000);
 
   it("the product page shows the product's print techniques with the API's positions and prices", async () => {
