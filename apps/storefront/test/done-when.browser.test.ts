@@ -1,17 +1,16 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { connect, createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import type { Server } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createMysqlDb, createPgDb, dropPgDatabase, sql } from '@aplt/db';
-import { freePort, httpRequest, launchChromium, testServers, uniqueName } from '@aplt/testing';
+import { httpRequest, launchChromium, uniqueName } from '@aplt/testing';
 import type { Frame, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningFleet, startFleet } from '../../../deploy/fleet/run-fleet';
+import { type FleetFixture, startFleetFixture } from '../../../deploy/test/fleet-fixture';
 import { demoAdmin } from '../../../deploy/fleet/seeds/demo-tenants';
 import { ensureStorefrontBuild } from './build';
+import { relayFrom } from './relay';
 
 const SHOTS = fileURLToPath(new URL('../../../.run/screenshots/storefront/', import.meta.url));
 
@@ -60,25 +59,6 @@ async function drawn(
   return (format === 'png' ? img.png() : img.jpeg({ quality: 85 })).toBuffer();
 }
 
-/**
- * A TCP relay on 127.0.0.1 that reaches the proxy from another loopback address, so Chromium
- * (which cannot pick its source address) is a visitor the proxy and the gatekeeper see as `from`.
- */
-async function relayFrom(from: string, proxyPort: number): Promise<{ port: number; server: Server }> {
-  const server = createServer((client) => {
-    const upstream = connect({ host: '127.0.0.1', port: proxyPort, localAddress: from });
-    client.pipe(upstream).pipe(client);
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', end);
-    upstream.on('error', end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as { port: number }).port, server };
-}
-
 /** The text of a caught .eml: headers, quoted-printable soft breaks undone, base64 parts decoded. */
 function mailText(raw: string): string {
   const qp = raw
@@ -106,7 +86,7 @@ function mailText(raw: string): string {
  */
 describe("issue #15's customer journey on the demo shop host, through the proxy", () => {
   const prefix = `${uniqueName('dw')}_`;
-  let fleet: RunningFleet;
+  let fx: FleetFixture;
   let proxyPort: number;
   let relay: { port: number; server: Server };
   let chromium: Awaited<ReturnType<typeof launchChromium>>;
@@ -185,44 +165,14 @@ describe("issue #15's customer journey on the demo shop host, through the proxy"
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     ensureStorefrontBuild();
-    const { pg, mysql, redisUrl } = testServers();
-    proxyPort = await freePort();
-    work = mkdtempSync(join(tmpdir(), 'storefront-journey-'));
-    mailDir = join(work, 'mail');
-    fleet = await startFleet({
-      env: {
-        PG_HOST: pg.host,
-        PG_PORT: String(pg.port),
-        PG_USER: pg.user,
-        PG_PASS: pg.password,
-        CONTROL_DB: `${prefix}control`,
-        PG_DB: `${prefix}access`,
-        MYSQL_HOST: mysql.host,
-        MYSQL_PORT: String(mysql.port),
-        MYSQL_USER: mysql.user,
-        MYSQL_PASSWORD: mysql.password,
-        PORTAL_DB: `${prefix}portal`,
-        REDIS_URL: redisUrl,
-        REDIS_PREFIX: prefix,
-        PROXY_PORT: String(proxyPort),
-        FLEET_PORTS: 'auto',
-        FLEET_DB_PREFIX: prefix,
-        FLEET_TENANTS: 'master,acme',
-        // As in the demo: the gatekeeper on, nobody whitelisted, the features from the licence.
-        NEXT_PUBLIC_GATEKEEPER_ENABLED: 'true',
-        NEXT_PUBLIC_TENANT_FEATURES: '',
-        LICENSE_CACHE_DIR: join(work, 'cache'),
-        FILE_STORE_DIR: join(work, 'files'),
-        DEVPROJECTS_GIT_DIR: join(work, 'repos'),
-        FLEET_MAIL_DIR: mailDir,
-        FLEET_SECRETS_FILE: join(work, 'secrets.env'),
-        LOG_LEVEL: 'warn',
-      },
-      log: (line) => output.push(line),
-      serviceOutput: (name, line) => output.push(`${name}| ${line}`),
-    }).catch((err: unknown) => {
-      throw new Error(`${(err as Error).message}\n${output.slice(-40).join('\n')}`);
+    fx = await startFleetFixture('master,acme', {
+      // As in the demo: the gatekeeper on, nobody whitelisted, the features from the licence.
+      NEXT_PUBLIC_GATEKEEPER_ENABLED: 'true',
+      NEXT_PUBLIC_TENANT_FEATURES: '',
     });
+    proxyPort = fx.proxyPort;
+    work = fx.work;
+    mailDir = fx.mailDir;
     relay = await relayFrom('127.0.0.2', proxyPort);
     chromium = await launchChromium();
     page = await chromium.browser.newPage();
@@ -247,24 +197,8 @@ describe("issue #15's customer journey on the demo shop host, through the proxy"
   afterAll(async () => {
     await chromium?.close();
     relay?.server.close();
-    await fleet?.stop();
-    if (work) rmSync(work, { recursive: true, force: true });
-    const { pg, mysql } = testServers();
-    const admin = createPgDb({ ...pg, database: 'postgres' }, { max: 1 });
-    try {
-      const dbs = await sql<{
-        datname: string;
-      }>`select datname from pg_database where datname like ${`${prefix}%`}`.execute(admin);
-      for (const row of dbs.rows) await dropPgDatabase(pg, row.datname);
-    } finally {
-      await admin.destroy();
-    }
-    const my = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
-    try {
-      await sql`DROP DATABASE IF EXISTS ${sql.id(`${prefix}portal`)}`.execute(my);
-    } finally {
-      await my.destroy();
-    }
+    await fx?.stop();
+    if (fx) rmSync(fx.work, { recursive: true, force: true });
   }, 120_000);
 
   it('1. a visitor without access sees the access page and files a request', async () => {

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { connect, createServer, type Server } from 'node:net';
+import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -12,22 +12,7 @@ import { type RunningFleet, startFleet } from '../../../deploy/fleet/run-fleet';
 import { demoAdmin } from '../../../deploy/fleet/seeds/demo-tenants';
 import { pageCacheSettings, withPageCache } from '../server.mjs';
 import { appDir, ensureStorefrontBuild } from './build';
-
-/** A TCP relay on 127.0.0.1 that reaches the proxy from `from`, so Chromium is that visitor. */
-async function relayFrom(from: string, proxyPort: number): Promise<{ port: number; server: Server }> {
-  const server = createServer((client) => {
-    const upstream = connect({ host: '127.0.0.1', port: proxyPort, localAddress: from });
-    client.pipe(upstream).pipe(client);
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', end);
-    upstream.on('error', end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as { port: number }).port, server };
-}
+import { relayFrom } from './relay';
 
 const started: ChildProcess[] = [];
 

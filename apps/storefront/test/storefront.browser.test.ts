@@ -1,5 +1,5 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
-import { connect, createServer, type Server } from 'node:net';
+import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,27 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningFleet, startFleet } from '../../../deploy/fleet/run-fleet';
 import { demoAdmin } from '../../../deploy/fleet/seeds/demo-tenants';
 import { ensureStorefrontBuild } from './build';
+import { relayFrom } from './relay';
 
 const SHOTS = fileURLToPath(new URL('../../../.run/screenshots/storefront/', import.meta.url));
-
-/**
- * A TCP relay on 127.0.0.1 that reaches the proxy from another loopback address, so Chromium
- * (which cannot pick its source address) is a visitor the proxy and the gatekeeper see as `from`.
- */
-async function relayFrom(from: string, proxyPort: number): Promise<{ port: number; server: Server }> {
-  const server = createServer((client) => {
-    const upstream = connect({ host: '127.0.0.1', port: proxyPort, localAddress: from });
-    client.pipe(upstream).pipe(client);
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', end);
-    upstream.on('error', end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as { port: number }).port, server };
-}
 
 /**
  * The storefront of issue #15 as a visitor meets it: the real fleet (start command's path,
