@@ -67,13 +67,35 @@ ensure_servers() {
     as_root start-stop-daemon --start --oknodo --background --exec /usr/sbin/mariadbd -- --user=mysql
     wait_for MariaDB mysqladmin ping -h "${MYSQL_HOST:-127.0.0.1}" -P "${MYSQL_PORT:-3306}" -u "${MYSQL_USER:-root}"
   fi
-  if ! redis-cli -u "${REDIS_URL:-redis://127.0.0.1:6379}" ping >/dev/null 2>&1; then
-    log "starting Redis"
+  ensure_redis
+}
+
+# Redis holds every queued job (password syncs, mails, callbacks, connector runs): it runs with
+# the append-only file (fsync once a second: a crash loses at most the last second) and never
+# evicts keys (BullMQ requires noeviction), its data in /var/lib/redis. A running local Redis
+# with other settings is switched with CONFIG SET (and told so); the services check both at
+# start-up (packages/queue: refuse under NODE_ENV=production, warn otherwise).
+ensure_redis() {
+  local url=${REDIS_URL:-redis://127.0.0.1:6379}
+  if ! redis-cli -u "$url" ping >/dev/null 2>&1; then
+    log "starting Redis (append-only file in /var/lib/redis, noeviction)"
     as_root mkdir -p /var/lib/redis /var/log/redis
-    as_root redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" --appendonly no \
+    as_root redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" \
+      --appendonly yes --appendfsync everysec --maxmemory-policy noeviction \
       --dir /var/lib/redis --logfile /var/log/redis/ci.log
-    wait_for Redis redis-cli ping
+    wait_for Redis redis-cli -u "$url" ping
   fi
+  local setting want have
+  for setting in appendonly:yes appendfsync:everysec maxmemory-policy:noeviction; do
+    want=${setting#*:}
+    have=$(redis-cli -u "$url" config get "${setting%%:*}" 2>/dev/null | sed -n 2p)
+    if [ -n "$have" ] && [ "$have" != "$want" ]; then
+      log "Redis runs with ${setting%%:*} $have; setting it to $want (CONFIG SET, until Redis restarts)"
+      redis-cli -u "$url" config set "${setting%%:*}" "$want" >/dev/null
+    elif [ -z "$have" ]; then
+      log "cannot read Redis ${setting%%:*} (CONFIG GET refused?): make sure it is $want"
+    fi
+  done
 }
 
 ensure_node_modules() {
