@@ -2,3 +2,11 @@ export { queueCatalog, type QueueName, type JobName, type JobPayload } from './c
 export { createRedis, type Redis } from './redis';
 export { QueueClient } from './queue-client';
 export { startWorker, TimeLimitExceededError, type JobHandlers, type WorkerHandle } from './worker';
+export {
+  ensureDurableRedis,
+  readRedisDurability,
+  requireDurableRedis,
+  RedisNotDurableError,
+  type RedisDurability,
+} from './durability';
+export { loadQueueSettings, queueEnv, queueSettings, type QueueSettings } from './settings';

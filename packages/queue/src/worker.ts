@@ -1,6 +1,7 @@
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type JobName, type JobPayload, queueCatalog, type QueueName } from './catalog';
+import { queueSettings } from './settings';
 
 /**
  * A job's handler. `signal` aborts when the job passes its time limit (or is cancelled through
@@ -39,6 +40,14 @@ export function startWorker<Q extends QueueName>(
     concurrency?: number;
     /** How long one job may run before its signal aborts; default the queue's `timeoutMs`. */
     timeLimitMs?: number;
+    /**
+     * Stalled-job detection (see settings.ts): how long a job's lock lives without renewal, how
+     * often this worker looks for expired locks, how often one job may stall before it fails.
+     * Default: QUEUE_LOCK_DURATION_MS, QUEUE_STALLED_INTERVAL_MS, QUEUE_MAX_STALLED_COUNT.
+     */
+    lockDurationMs?: number;
+    stalledIntervalMs?: number;
+    maxStalledCount?: number;
   },
 ): WorkerHandle {
   const spec = queueCatalog[queue];
@@ -55,6 +64,7 @@ export function startWorker<Q extends QueueName>(
     );
   }
   const timeLimitMs = opts.timeLimitMs ?? spec.timeoutMs;
+  const settings = queueSettings();
   // setTimeout fires at once for delays beyond 2^31-1 ms: refuse them rather than abort every job.
   if (!(timeLimitMs > 0 && timeLimitMs <= 2 ** 31 - 1)) {
     throw new Error(`Worker for ${queue}: time limit must be between 1 ms and 24 days, got ${timeLimitMs}`);
@@ -83,7 +93,15 @@ export function startWorker<Q extends QueueName>(
         clearTimeout(timer);
       }
     },
-    { connection: opts.connection, prefix: opts.prefix, concurrency: opts.concurrency ?? 1, autorun: true },
+    {
+      connection: opts.connection,
+      prefix: opts.prefix,
+      concurrency: opts.concurrency ?? 1,
+      autorun: true,
+      lockDuration: opts.lockDurationMs ?? settings.lockDurationMs,
+      stalledInterval: opts.stalledIntervalMs ?? settings.stalledIntervalMs,
+      maxStalledCount: opts.maxStalledCount ?? settings.maxStalledCount,
+    },
   );
   // Without a listener an error event would be unhandled; the job's own failure is kept by BullMQ.
   worker.on('error', () => {});

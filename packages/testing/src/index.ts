@@ -9,6 +9,7 @@ export {
 } from './databases';
 export { createTestFleet, type TestFleet, type TestTenantSpec } from './fleet';
 export { createTestRedis, type TestRedis } from './redis';
+export { startTestRedisServer, type TestRedisServer } from './redis-server';
 export { startSmtpSink, type SmtpSink, type ReceivedMail } from './smtp-sink';
 export { startHttpReceiver, type HttpReceiver, type ReceivedRequest } from './http-receiver';
 export { httpRequest, type HttpResponse } from './http-request';
@@ -24,3 +25,4 @@ export {
   type PartnerRoute,
   type PartnerTransaction,
 } from './partner-fake';
+export { startPgCluster, type PgCluster } from './pg-cluster';

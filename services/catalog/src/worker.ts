@@ -1,6 +1,7 @@
-import { createRedis } from '@aplt/queue';
+import { createRedis, requireDurableRedis } from '@aplt/queue';
 import { tenantContextFromEnv } from '@aplt/http';
 import { loadConfig } from './config';
+import { storeChangedPublisher } from './store/store-cache-events';
 import { startCatalogWorkers } from './workers';
 
 /**
@@ -9,6 +10,8 @@ import { startCatalogWorkers } from './workers';
  * SIGINT/SIGTERM after the running jobs' current step.
  */
 const config = loadConfig();
+// Queued jobs must survive a Redis restart and never be evicted: refuse (production) or warn.
+await requireDurableRedis(config.REDIS_URL, 'catalog-worker');
 const ctx = tenantContextFromEnv();
 const connection = createRedis(config.REDIS_URL, { forWorker: true });
 const workers = startCatalogWorkers({
@@ -16,6 +19,7 @@ const workers = startCatalogWorkers({
   databases: ctx.databases,
   connection,
   config,
+  storeChanged: storeChangedPublisher(connection, config.REDIS_PREFIX),
   log: (msg, extra) => console.log(JSON.stringify({ service: 'catalog-worker', msg, ...extra })),
 });
 console.log(

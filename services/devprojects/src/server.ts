@@ -1,5 +1,5 @@
 import { bootTenantService } from '@aplt/http';
-import { createRedis, QueueClient } from '@aplt/queue';
+import { createRedis, QueueClient, requireDurableRedis } from '@aplt/queue';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { gitRepositoriesFromConfig } from './git/bot-repository';
@@ -10,6 +10,8 @@ import {
 } from './rebuild/rebuild.worker';
 
 const config = loadConfig();
+// Queued jobs must survive a Redis restart and never be evicted: refuse (production) or warn.
+await requireDurableRedis(config.REDIS_URL, 'devprojects');
 const git = gitRepositoriesFromConfig(config);
 const previews = previewStoreFromConfig(config);
 await git.ensureRoot();

@@ -1,5 +1,5 @@
 import { bootTenantService } from '@aplt/http';
-import { createRedis, QueueClient } from '@aplt/queue';
+import { createRedis, QueueClient, requireDurableRedis } from '@aplt/queue';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { scheduleQuotationExpiry, startDocumentsWorker } from './jobs/documents.worker';
@@ -7,6 +7,8 @@ import { startPartnerSync } from './partner/partner.runtime';
 import { syncAllBillingSchedules } from './subscriptions/billing.scheduler';
 
 const config = loadConfig();
+// Queued jobs must survive a Redis restart and never be evicted: refuse (production) or warn.
+await requireDurableRedis(config.REDIS_URL, 'documents');
 await bootTenantService({
   port: config.PORT,
   host: config.HOST,

@@ -1,16 +1,18 @@
 import { runService, tenantContextFromEnv } from '@aplt/http';
-import { createRedis, QueueClient } from '@aplt/queue';
+import { createRedis, QueueClient, requireDurableRedis } from '@aplt/queue';
 import { buildApp } from './app';
 import { startCallbackWorker } from './callbacks/callback.worker';
 import { loadConfig } from './config';
 import { scheduleDraftPurge, startDraftPurgeWorker } from './transactions/draft-purge.worker';
 
 const config = loadConfig();
+// Queued jobs must survive a Redis restart and never be evicted: refuse (production) or warn.
+await requireDurableRedis(config.REDIS_URL, 'logo-modal');
 const ctx = tenantContextFromEnv();
 const redis = createRedis(config.REDIS_URL);
 const workerRedis = createRedis(config.REDIS_URL, { forWorker: true });
 const queue = new QueueClient(redis, config.REDIS_PREFIX);
-const app = await buildApp({ ...ctx, queue }, config);
+const app = await buildApp({ ...ctx, queue, redis }, config);
 const worker = config.CALLBACK_WORKER
   ? startCallbackWorker({ ...ctx, connection: workerRedis, prefix: config.REDIS_PREFIX }, config, app.log)
   : undefined;

@@ -3,8 +3,11 @@ import { pingPg, runService, tenantContextFromEnv } from '@aplt/http';
 import { buildApp } from './app';
 import { loadConfig, syncDbServer } from './config';
 import { startPasswordSyncWorker } from './worker';
+import { requireDurableRedis } from '@aplt/queue';
 
 const config = loadConfig();
+// Queued jobs must survive a Redis restart and never be evicted: refuse (production) or warn.
+await requireDurableRedis(config.REDIS_URL, 'password-sync');
 // Tenant commerce DBs default to the SYNC_DB_* server (the spec's env) where the registry names none.
 const ctx = tenantContextFromEnv({ commerce: syncDbServer(config) });
 const licenses = createLicenseClientFromEnv();
