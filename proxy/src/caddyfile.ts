@@ -1,18 +1,48 @@
-import type { ServiceName } from '@aplt/config';
 import { byPrefixLength, hostFor } from './hosts';
 import { authResponseHeaders, proxyBodyLimits, type Route, routeTable } from './route-table';
+import type { Upstreams } from './upstreams';
 
 export interface CaddyOptions {
   port: number;
   domain: string;
-  /** host:port of each service as the proxy reaches it. */
-  upstreams: Record<ServiceName, string>;
+  /** host:port of each replica of each service as the proxy reaches it. */
+  upstreams: Upstreams;
   bind?: string;
   routes?: readonly Route[];
 }
 
 // Caddy keeps 32 idle connections per upstream by default; under load it would reconnect.
 const transport = ['transport http {', '\tkeepalive_idle_conns_per_host 512', '}'];
+
+/**
+ * Load balancing over a service's replicas (Caddy 2.6). Active checks take a replica out while
+ * its /readyz is not 200 (a draining replica turns it 503 before it stops listening); a failed
+ * connection takes it out at once for 2 s (passive). A request whose connection failed is
+ * always tried on another replica, for up to 5 s; one whose connection succeeded but whose
+ * exchange then failed is retried only when it is safe to send twice (GET, HEAD, OPTIONS: PUT
+ * and DELETE bodies are not kept for a replay, and a second DELETE answers differently).
+ * 5xx answers do not count as failures: a tenant database outage is not the replica's fault.
+ * Only for a service with several replicas: alone, there is no other to send to, and a check
+ * would turn the service's own answers (and its restart by the supervisor) into the proxy's 502s.
+ */
+const balancing = [
+  'lb_policy round_robin',
+  'lb_try_duration 5s',
+  'lb_try_interval 100ms',
+  'lb_retry_match {',
+  '\tmethod GET HEAD OPTIONS',
+  '}',
+  'health_uri /readyz',
+  'health_interval 2s',
+  'health_timeout 3s',
+  'health_status 200',
+  'fail_duration 2s',
+  'max_fails 1',
+];
+
+/** The reverse_proxy subdirectives for these upstreams: balancing when there are several. */
+const proxying = (upstreams: readonly string[]) =>
+  upstreams.length > 1 ? [...balancing, ...transport] : transport;
 
 const indent = (lines: string[], depth: number) => lines.map((l) => `${'\t'.repeat(depth)}${l}`);
 
@@ -33,16 +63,20 @@ function routeBody(route: Route, o: CaddyOptions): string[] {
     // Client-sent identity headers are dropped first, so only the access service can set them.
     for (const h of authResponseHeaders) lines.push(`request_header -${h}`);
     lines.push(
-      `forward_auth ${o.upstreams.access} {`,
+      `forward_auth ${o.upstreams.access.join(' ')} {`,
       '\turi /api/validate',
       `\tcopy_headers ${authResponseHeaders.join(' ')}`,
-      ...indent(transport, 1),
+      ...indent(proxying(o.upstreams.access), 1),
       '}',
     );
   }
   if (route.stripPrefix) lines.push(`uri strip_prefix ${route.stripPrefix}`);
   lines.push(`request_body {`, `\tmax_size ${proxyBodyLimits[route.service]}`, '}');
-  lines.push(`reverse_proxy ${o.upstreams[route.service]} {`, ...indent(transport, 1), '}');
+  lines.push(
+    `reverse_proxy ${o.upstreams[route.service].join(' ')} {`,
+    ...indent(proxying(o.upstreams[route.service]), 1),
+    '}',
+  );
   // `route` keeps the directives in the order written: strip headers, ask access, then proxy.
   return ['route {', ...indent(lines, 1), '}'];
 }

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderCaddyfile } from './caddyfile';
-import { composeUpstreams, localUpstreams } from './upstreams';
+import { composeServiceUrl, composeUpstreams, localUpstreams } from './upstreams';
 import { renderTraefikDynamic } from './traefik';
 
 const root = fileURLToPath(new URL('../generated/', import.meta.url));
@@ -17,6 +17,7 @@ export function generatedFiles(): Record<string, string> {
     [`${root}traefik/dynamic.yml`]: renderTraefikDynamic({
       domain: 'localhost',
       upstreams: composeUpstreams(),
+      forwardAuthUrl: composeServiceUrl('access'),
     }),
     [`${root}Caddyfile`]: renderCaddyfile({
       port: 8080,

@@ -3,5 +3,11 @@ export { renderCaddyfile, type CaddyOptions } from './caddyfile';
 export { renderTraefikDynamic, type TraefikOptions } from './traefik';
 export { startCaddy, type RunningProxy } from './run-caddy';
 export { hostFor } from './hosts';
-export { localUpstreams, composeUpstreams } from './upstreams';
+export {
+  localUpstreams,
+  composeUpstreams,
+  composeServiceUrl,
+  COMPOSE_REPLICAS,
+  type Upstreams,
+} from './upstreams';
 export { freePort } from './free-port';

@@ -2,11 +2,14 @@ import type { ServiceName } from '@aplt/config';
 import { stringify } from 'yaml';
 import { hostFor } from './hosts';
 import { authResponseHeaders, proxyBodyLimits, type Route, routeTable } from './route-table';
+import type { Upstreams } from './upstreams';
 
 export interface TraefikOptions {
   domain: string;
-  /** Base URL of each service as Traefik reaches it (compose service names). */
-  upstreams: Record<ServiceName, string>;
+  /** Base URL of each replica of each service as Traefik reaches it (compose container names). */
+  upstreams: Upstreams;
+  /** Where forward auth asks (one URL; Traefik takes no list). Default: the first access replica. */
+  forwardAuthUrl?: string;
   routes?: readonly Route[];
 }
 
@@ -38,13 +41,16 @@ export function renderTraefikDynamic(o: TraefikOptions): string {
   const middlewares: Record<string, unknown> = {
     'forward-auth': {
       forwardAuth: {
-        address: `${o.upstreams.access}/api/validate`,
+        address: `${o.forwardAuthUrl ?? o.upstreams.access[0]}/api/validate`,
         // X-Forwarded-For from clients is not believed; Traefik sends the real peer.
         trustForwardHeader: false,
         authResponseHeaders: [...authResponseHeaders],
         maxResponseBodySize: 65536,
       },
     },
+    // Like the Caddyfile's lb_try_duration: a request whose replica could not be reached goes to
+    // another one (Traefik stops retrying as soon as an upstream answers, whatever the status).
+    retry: { retry: { attempts: 3, initialInterval: '100ms' } },
     // `/internal` goes nowhere: no client address is ever allowed (403 from Traefik itself).
     deny: { ipAllowList: { sourceRange: ['255.255.255.255/32'] } },
   };
@@ -61,7 +67,10 @@ export function renderTraefikDynamic(o: TraefikOptions): string {
       middlewares[`strip-${name}`] = { stripPrefix: { prefixes: [route.stripPrefix] } };
       chain.push(`strip-${name}`);
     }
-    if (route.service !== 'deny') chain.push(`body-${route.service}`);
+    if (route.service !== 'deny') {
+      if (o.upstreams[route.service].length > 1) chain.push('retry');
+      chain.push(`body-${route.service}`);
+    }
     routers[name] = {
       entryPoints: ['web'],
       rule: `${hostRule(route, o.domain)} && ${pathRule(route)}`,
@@ -74,7 +83,16 @@ export function renderTraefikDynamic(o: TraefikOptions): string {
   }
   const services: Record<string, unknown> = {};
   for (const service of [...new Set(routes.map((r) => r.service))].filter((s) => s !== 'deny').sort()) {
-    services[service] = { loadBalancer: { servers: [{ url: o.upstreams[service] }], passHostHeader: true } };
+    // Same health checks as the Caddyfile, with several replicas: a replica whose /readyz is not
+    // 200 (draining, or a dependency down) gets no new requests.
+    const servers = o.upstreams[service];
+    services[service] = {
+      loadBalancer: {
+        servers: servers.map((url) => ({ url })),
+        passHostHeader: true,
+        ...(servers.length > 1 ? { healthCheck: { path: '/readyz', interval: '2s', timeout: '3s' } } : {}),
+      },
+    };
   }
   return `# Generated from proxy/src/route-table.ts by \`pnpm proxy:generate\`; do not edit.\n${stringify(
     {

@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { serviceNames } from '@aplt/config';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { composeUpstreams, localUpstreams, renderCaddyfile, renderTraefikDynamic, routeTable } from '../src';
+import {
+  composeServiceUrl,
+  composeUpstreams,
+  localUpstreams,
+  renderCaddyfile,
+  renderTraefikDynamic,
+  routeTable,
+} from '../src';
 import { generatedFiles } from '../src/cli';
 
 /** What a proxy configuration says about one route, read back from the generated artifact. */
@@ -17,9 +24,21 @@ type Said = {
   auth: boolean;
   strip: string | null;
   maxBody: number | null;
+  /** Replicas the route balances over, and the path each one's active health check asks. */
+  replicas: number;
+  health: string | null;
 };
 const key = (s: Said) =>
-  `${s.host} ${s.prefix}${s.exact ? ' (exact)' : ''} -> ${s.service} auth=${s.auth} strip=${s.strip} body<=${s.maxBody}`;
+  `${s.host} ${s.prefix}${s.exact ? ' (exact)' : ''} -> ${s.service} auth=${s.auth} strip=${s.strip} body<=${s.maxBody} replicas=${s.replicas} health=${s.health}`;
+
+// Two replicas of each service on the local side, as FLEET_REPLICAS=2 runs them.
+const localPorts = Object.fromEntries(
+  Object.entries(localUpstreams()).map(([s, [dial]]) => {
+    const port = Number(dial!.split(':')[1]);
+    return [s, [port, port + 100]];
+  }),
+);
+const local = localUpstreams(localPorts);
 
 /** Reads Caddy's own JSON (via `caddy adapt`), not our generator's input. */
 function readCaddy(caddyfile: string): Said[][] {
@@ -30,7 +49,11 @@ function readCaddy(caddyfile: string): Said[][] {
       stdio: ['ignore', 'pipe', 'ignore'],
     }).toString(),
   );
-  const byDial = new Map(Object.entries(localUpstreams()).map(([s, dial]) => [dial, s]));
+  const byDial = new Map(Object.entries(local).flatMap(([s, dials]) => dials.map((d) => [d, s] as const)));
+  const serviceOf = (upstreams: Array<{ dial: string }>) => {
+    const services = new Set(upstreams.map((u) => byDial.get(u.dial) ?? u.dial));
+    return services.size === 1 ? [...services][0]! : [...services].join('+');
+  };
   const sites: Said[][] = [];
   for (const route of json.apps.http.servers.srv0.routes) {
     const hostPattern: string | undefined = route.match?.[0]?.host?.[0];
@@ -62,13 +85,25 @@ function readCaddy(caddyfile: string): Said[][] {
         host,
         prefix: paths[0] ?? '/',
         exact: paths.length === 1 && paths[0] !== '/',
-        service: denied
-          ? `deny ${denied.status_code}`
-          : (byDial.get(main.upstreams[0].dial) ?? main.upstreams[0].dial),
-        auth: auth !== undefined && byDial.get(auth.upstreams[0].dial) === 'access',
+        service: denied ? `deny ${denied.status_code}` : serviceOf(main.upstreams),
+        auth: auth !== undefined && serviceOf(auth.upstreams) === 'access',
         strip: strip?.strip_path_prefix ?? null,
         maxBody: handlers.find((h) => h.handler === 'request_body')?.max_size ?? null,
+        replicas: denied ? 0 : main.upstreams.length,
+        health: denied ? null : (main.health_checks?.active?.uri ?? null),
       });
+      // Forward auth balances over the access replicas with the same checks.
+      if (auth) {
+        expect(auth.upstreams).toHaveLength(local.access.length);
+        expect(auth.health_checks?.active?.uri).toBe('/readyz');
+        expect(auth.load_balancing?.try_duration).toBeGreaterThan(0);
+      }
+      // A failed connection is retried on another replica; a started exchange only if safe.
+      if (!denied) {
+        expect(main.load_balancing?.try_duration, paths[0]).toBeGreaterThan(0);
+        expect(main.load_balancing?.retry_match).toEqual([{ method: ['GET', 'HEAD', 'OPTIONS'] }]);
+        expect(main.health_checks?.passive?.max_fails).toBe(1);
+      }
     }
     sites.push(said);
   }
@@ -77,9 +112,15 @@ function readCaddy(caddyfile: string): Said[][] {
 
 function readTraefik(yamlText: string): Said[] {
   const doc = parse(yamlText);
-  const base = (url: string) => Object.entries(composeUpstreams()).find(([, u]) => u === url)?.[0];
+  const serviceOf = (servers: Array<{ url: string }>) => {
+    const services = new Set(
+      servers.map((s) => Object.entries(composeUpstreams()).find(([, u]) => u.includes(s.url))?.[0] ?? s.url),
+    );
+    return services.size === 1 ? [...services][0]! : [...services].join('+');
+  };
+  // Forward auth takes one URL: the compose service name, which Docker's DNS resolves to every replica.
   expect(doc.http.middlewares['forward-auth'].forwardAuth.address).toBe(
-    `${composeUpstreams().access}/api/validate`,
+    `${composeServiceUrl('access')}/api/validate`,
   );
   return Object.values<any>(doc.http.routers).map((r) => {
     const host = /HostRegexp\(`\^shop/.test(r.rule)
@@ -91,7 +132,7 @@ function readTraefik(yamlText: string): Said[] {
           : (/Host\(`([a-z]+)\./.exec(r.rule)?.[1] ?? '?');
     const prefix = /Path\(`([^`]+)`\)/.exec(r.rule)?.[1] ?? (/PathPrefix\(`\/`\)/.test(r.rule) ? '/' : '?');
     const mw: string[] = r.middlewares ?? [];
-    const url = doc.http.services[r.service].loadBalancer.servers[0].url;
+    const lb = doc.http.services[r.service].loadBalancer;
     const middleware = (pick: (m: any) => unknown) =>
       mw.map((m) => pick(doc.http.middlewares[m])).find((v) => v !== undefined);
     // Traefik's ipAllowList refuses with 403, like the Caddyfile's respond.
@@ -100,27 +141,40 @@ function readTraefik(yamlText: string): Said[] {
       host,
       prefix,
       exact: !/PathPrefix/.test(r.rule),
-      service: denied ? 'deny 403' : (base(url) ?? url),
+      service: denied ? 'deny 403' : serviceOf(lb.servers),
       auth: mw.includes('forward-auth'),
       strip: (middleware((m) => m?.stripPrefix?.prefixes?.[0]) as string | undefined) ?? null,
       maxBody: (middleware((m) => m?.buffering?.maxRequestBodyBytes) as number | undefined) ?? null,
+      replicas: denied ? 0 : lb.servers.length,
+      health: denied ? null : (lb.healthCheck?.path ?? null),
+      retried: mw.some((m) => doc.http.middlewares[m]?.retry?.attempts > 0),
       priority: r.priority as number,
-    } as Said & { priority: number };
+    } as Said & { priority: number; retried: boolean };
   });
 }
 
 describe('proxy configurations generated from the one route table', () => {
-  const caddySites = readCaddy(
-    renderCaddyfile({ port: 8080, domain: 'localhost', upstreams: localUpstreams() }),
-  );
+  const caddySites = readCaddy(renderCaddyfile({ port: 8080, domain: 'localhost', upstreams: local }));
   const traefik = readTraefik(
-    renderTraefikDynamic({ domain: 'localhost', upstreams: composeUpstreams() }),
-  ) as Array<Said & { priority: number }>;
+    renderTraefikDynamic({
+      domain: 'localhost',
+      upstreams: composeUpstreams(2),
+      forwardAuthUrl: composeServiceUrl('access'),
+    }),
+  ) as Array<Said & { priority: number; retried: boolean }>;
 
   it('say the same thing in Caddy and Traefik: host, path, service, forward auth, prefix stripping, body limit', () => {
     const caddy = caddySites.flat().map(key).sort();
     expect(caddy).toEqual(traefik.map(key).sort());
     expect(caddy).toHaveLength(routeTable.length);
+  });
+
+  it('balance every routed request over both replicas with readiness checks and retries', () => {
+    for (const s of caddySites.flat().filter((r) => !r.service.startsWith('deny'))) {
+      expect(s.replicas, `${s.host} ${s.prefix}`).toBe(2);
+      expect(s.health).toBe('/readyz');
+    }
+    for (const r of traefik.filter((t) => !t.service.startsWith('deny'))) expect(r.retried).toBe(true);
   });
 
   it('try the longest prefix first in both', () => {
