@@ -98,6 +98,35 @@ ensure_redis() {
   done
 }
 
+# A second local PostgreSQL server (issue #18: tenants on several servers) on FLEET_PG_SECOND
+# (`host:port`, or a port on 127.0.0.1; `off` or empty: one server). Debian's pg_createcluster
+# makes the cluster `second` once (trust on loopback like the main one), pg_ctlcluster starts it
+# when stopped. The demo seed puts some tenants there (deploy/fleet/seeds/tenants.ts). Where it
+# cannot be made (no pg_createcluster) the fleet runs on one server and says so: never fatal.
+ensure_second_pg() {
+  local spec=${FLEET_PG_SECOND:-} host port version
+  case "$spec" in '' | off | no | false | 0) export FLEET_PG_SECOND=; return 0 ;; esac
+  if [[ $spec =~ ^[0-9]+$ ]]; then host=127.0.0.1 port=$spec; else host=${spec%:*} port=${spec##*:}; fi
+  export FLEET_PG_SECOND="$host:$port"
+  pg_isready -q -h "$host" -p "$port" && return 0
+  if [ "$host" != 127.0.0.1 ] || ! command -v pg_createcluster >/dev/null; then
+    log "second PostgreSQL $host:$port does not answer and cannot be made here: every tenant on one server"
+    export FLEET_PG_SECOND=; return 0
+  fi
+  version=$(ls /etc/postgresql | head -1)
+  if [ ! -d "/etc/postgresql/$version/second" ]; then
+    log "creating PostgreSQL cluster $version/second on port $port"
+    as_root pg_createcluster "$version" second -p "$port" -o max_connections=200 -- --auth=trust >/dev/null ||
+      { log "pg_createcluster failed: every tenant on one server"; export FLEET_PG_SECOND=; return 0; }
+  fi
+  log "starting PostgreSQL $version/second"
+  as_root pg_ctlcluster --skip-systemctl-redirect "$version" second start || true
+  if ! wait_for "PostgreSQL $version/second" pg_isready -q -h "$host" -p "$port"; then
+    log "the second PostgreSQL did not come up on port $port: every tenant on one server"
+    export FLEET_PG_SECOND=
+  fi
+}
+
 ensure_node_modules() {
   if ! command -v corepack >/dev/null 2>&1; then echo "corepack (Node.js 20+) is required" >&2; exit 1; fi
   local stamp=node_modules/.install-stamp
@@ -156,4 +185,16 @@ build_storefront() {
 
 ensure_storefront() {
   if storefront_stale; then build_storefront; fi
+}
+
+# The compiled fleet: one esbuild bundle per service process and the fleet runner
+# (deploy/build/bundle.ts), built by turbo, which restores an unchanged package from its cache.
+build_fleet() {
+  log "building the services (turbo: unchanged packages come from the cache)"
+  mkdir -p .run
+  if ! TURBO_TELEMETRY_DISABLED=1 pnpm_cmd run build >.run/fleet-build.log 2>&1; then
+    cat .run/fleet-build.log >&2
+    echo "the services did not build (log: .run/fleet-build.log)" >&2
+    return 1
+  fi
 }

@@ -15,4 +15,11 @@ export const demoTenants: Array<{ id: string; kind: TenantKind; name: string }> 
   { id: 'tyrell', kind: 'tenant', name: 'Tyrell Branding' },
 ];
 
+/**
+ * The demo tenants whose databases go to the second PostgreSQL server when the fleet has one
+ * (FLEET_PG_SECOND; FLEET_PG_SECOND_TENANTS overrides the list): every other customer tenant, so
+ * the demo has tenants on both servers. Master and PIM stay on the first, beside the control DB.
+ */
+export const secondServerTenants = ['globex', 'umbrella', 'stark', 'wonka'];
+
 export const demoAdmin = { email: 'admin@aplt.localhost', password: 'Demo-Admin-2026!' };

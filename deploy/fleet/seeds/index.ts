@@ -5,7 +5,7 @@ import { authNotes, seedAuthCustomers } from './auth';
 import { seedCatalogImport, seedCatalogTenants } from './catalog';
 import { portalNotes, seedPortal } from './portal';
 import { logoModalNotes, seedLogoModal } from './logo-modal';
-import { chosenDemoTenants, seedTenants } from './tenants';
+import { chosenDemoTenants, seedTenants, tenantsNotes } from './tenants';
 import { seedDocuments } from './documents';
 import { devProjectsNotes, seedDevProjects } from './devprojects';
 
@@ -57,7 +57,14 @@ export interface SeedStep {
  * fleet that already has its data seeds nothing; FLEET_SEED=always runs every step again.
  */
 export const seedSteps: SeedStep[] = [
-  { name: 'tenants', version: 1, scope: 'tenants', scopes: chosenDemoTenants, run: seedTenants },
+  {
+    name: 'tenants',
+    version: 1,
+    scope: 'tenants',
+    scopes: chosenDemoTenants,
+    run: seedTenants,
+    notes: tenantsNotes,
+  },
   { name: 'admin users', version: 1, scope: 'tenants', run: seedAdminUsers },
   { name: 'access', version: 1, scope: 'tenants', run: seedAccess, notes: accessNotes },
   { name: 'storefront customers', version: 1, scope: 'tenants', run: seedAuthCustomers, notes: authNotes },

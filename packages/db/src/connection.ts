@@ -33,7 +33,11 @@ export function createPgDb<DB = any>(
     ...address,
     max: opts.max ?? 10,
     idleTimeoutMillis: 10_000,
-    connectionTimeoutMillis: 5_000,
+    // A server that is down or unreachable (a tenant's PostgreSQL restarting) fails a request in
+    // 3 s at most, as a 503, instead of holding it; the wait for a free client counts too.
+    connectionTimeoutMillis: 3_000,
+    // A server that vanished without closing its sockets is noticed by the kernel, not never.
+    keepAlive: true,
     application_name: opts.applicationName ?? 'aplt',
   });
   // An idle client that loses its server emits here; without a listener the process would crash.

@@ -27,12 +27,20 @@ export {
   ensurePgDatabase,
   dropPgDatabase,
   provisionTenant,
+  parsePgPlacement,
+  type PgPlacement,
   migrateTenantDatabases,
   type TenantServers,
   tenantDatabaseNames,
   ensureMysqlDatabase,
 } from './provision';
-export { isForeignKeyViolation, isUniqueViolation, isCheckViolation, pgErrorCode } from './pg-errors';
+export {
+  isForeignKeyViolation,
+  isUniqueViolation,
+  isCheckViolation,
+  isDatabaseUnavailable,
+  pgErrorCode,
+} from './pg-errors';
 export { sql, type Kysely, type Transaction, type Selectable, type Insertable } from 'kysely';
 export { newId } from './ids';
 export { migrateFleet } from './fleet-migrate';

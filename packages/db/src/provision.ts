@@ -60,9 +60,39 @@ async function migrateDatabase(server: PgServer, database: string, kind: Databas
   }
 }
 
+/** A server named on the command line or in the environment: `host:port`, `[v6]:port` or `host`. */
+export interface PgPlacement {
+  host: string;
+  port: number;
+}
+
+/**
+ * Parses `host:port` (`--pg` of `pnpm tenant:add`, FLEET_PG_SECOND). The port defaults to 5432;
+ * anything that is not a plain host name or address is refused, so a typo never becomes a
+ * registry row that every service then tries to connect to.
+ */
+export function parsePgPlacement(raw: string): PgPlacement {
+  const text = raw.trim();
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9][A-Za-z0-9.-]{0,252}))(?::(\d{1,5}))?$/.exec(text);
+  const port = m?.[3] === undefined ? 5432 : Number(m[3]);
+  // A bare number is a port someone meant for 127.0.0.1, not a host: refused, not guessed.
+  if (!m || port < 1 || port > 65535 || /^[0-9]+$/.test(m[2] ?? ''))
+    throw new Error(
+      `Invalid PostgreSQL server ${JSON.stringify(raw)}: expected host:port, e.g. 127.0.0.1:5433`,
+    );
+  return { host: (m[1] ?? m[2]) as string, port };
+}
+
+const sameServer = (a: PgServer, b: PgServer) => a.host === b.host && a.port === b.port;
+const describeServer = (s: PgServer) => `${s.host}:${s.port}`;
+
 /**
  * Creates (or brings up to date) a tenant's two databases and registers the tenant: the one
- * command behind `pnpm tenant:add`. Safe to repeat.
+ * command behind `pnpm tenant:add`. Safe to repeat. `placement` puts both databases on that
+ * server and records it in the registry row, where every service and worker reads it; without
+ * it they go to the default servers and the row names none. A tenant already registered stays
+ * where it is: asking for another server is refused (moving is a dump and restore, see
+ * docs/deploy.md), so a repeated command never points a tenant at empty databases.
  */
 export async function provisionTenant(
   registry: TenantRegistry,
@@ -75,21 +105,42 @@ export async function provisionTenant(
     adminBaseUrl?: string | null;
     storeBaseUrl?: string | null;
   },
-  opts: { databasePrefix?: string; templates?: { commerce?: string; aplt?: string } } = {},
+  opts: {
+    databasePrefix?: string;
+    templates?: { commerce?: string; aplt?: string };
+    placement?: PgPlacement;
+  } = {},
 ): Promise<void> {
   const names = tenantDatabaseNames(tenant.id, opts.databasePrefix);
-  const servers = serversOf(server);
-  await ensurePgDatabase(servers.commerce, names.commerce, opts.templates?.commerce);
-  await ensurePgDatabase(servers.aplt, names.aplt, opts.templates?.aplt);
-  await migrateDatabase(servers.commerce, names.commerce, 'commerce');
-  await migrateDatabase(servers.aplt, names.aplt, 'aplt');
-  // The registry names no server: every reader finds the databases through its own defaults
-  // (APLT_DB_* / PG_*), which must be the ones this ran with.
-  await registry.add({
-    ...tenant,
-    commerceDb: { database: names.commerce },
-    apltDb: { database: names.aplt },
-  });
+  const defaults = serversOf(server);
+  const existing = await registry.reload().then((all) => all.find((t) => t.id === tenant.id));
+  let locations: { commerce: DbLocation; aplt: DbLocation };
+  if (existing) {
+    locations = { commerce: existing.commerceDb, aplt: existing.apltDb };
+    if (opts.placement) {
+      for (const kind of ['commerce', 'aplt'] as const) {
+        const now = serverOf(locations[kind], defaults[kind]);
+        if (!sameServer(now, { ...now, ...opts.placement }))
+          throw new Error(
+            `Tenant ${tenant.id} already has its ${kind} database on ${describeServer(now)}, not ${describeServer({ ...now, ...opts.placement })}; moving a tenant is a dump and restore (docs/deploy.md)`,
+          );
+      }
+    }
+  } else if (opts.placement) {
+    const at = { host: opts.placement.host, port: opts.placement.port };
+    locations = { commerce: { database: names.commerce, ...at }, aplt: { database: names.aplt, ...at } };
+  } else {
+    // The registry names no server: every reader finds the databases through its own defaults
+    // (APLT_DB_* / PG_*), which must be the ones this ran with.
+    locations = { commerce: { database: names.commerce }, aplt: { database: names.aplt } };
+  }
+  const commerceServer = serverOf(locations.commerce, defaults.commerce);
+  const apltServer = serverOf(locations.aplt, defaults.aplt);
+  await ensurePgDatabase(commerceServer, locations.commerce.database, opts.templates?.commerce);
+  await ensurePgDatabase(apltServer, locations.aplt.database, opts.templates?.aplt);
+  await migrateDatabase(commerceServer, locations.commerce.database, 'commerce');
+  await migrateDatabase(apltServer, locations.aplt.database, 'aplt');
+  await registry.add({ ...tenant, commerceDb: locations.commerce, apltDb: locations.aplt });
 }
 
 function serverOf(loc: DbLocation, fallback: PgServer): PgServer {

@@ -1,7 +1,11 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '@aplt/db';
 import { HttpError, typeForStatus } from './errors';
+
+/** Seconds a client is told to wait when a database is unreachable: a restart takes about that. */
+const UNAVAILABLE_RETRY_AFTER = 2;
 
 /** One plugin turns every failure into the one error body; 5xx details go to the log only. */
 export const errorHandlerPlugin = fp(
@@ -25,6 +29,18 @@ export const errorHandlerPlugin = fp(
         return reply.status(500).send({
           type: 'unexpected_state',
           message: 'An unexpected error occurred',
+          request_id: request.id,
+        });
+      }
+      // A database server that is down or restarting (a tenant's PostgreSQL on another host) is
+      // not a bug: 503 with a stable body, so clients and the proxy retry; the rest keeps serving.
+      if (err.statusCode === undefined && isDatabaseUnavailable(err)) {
+        request.log.warn({ err: { message: err.message, code: err.code } }, 'database unavailable');
+        return reply.status(503).header('retry-after', String(UNAVAILABLE_RETRY_AFTER)).send({
+          type: 'unavailable',
+          message: 'A database of this tenant is unavailable; try again shortly',
+          reason: 'database_unavailable',
+          retry_after: UNAVAILABLE_RETRY_AFTER,
           request_id: request.id,
         });
       }
