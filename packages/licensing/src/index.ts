@@ -19,3 +19,9 @@ export {
 export { LICENSE_CHANGED_CHANNEL, licenseChannel, type LicenseChangedMessage } from './channel';
 export { readSnapshot, writeSnapshot, snapshotPath, type Snapshot } from './snapshot';
 export { storefrontFeatures, type StorefrontFeatures } from './storefront';
+export {
+  invalidationChannel,
+  publishInvalidation,
+  subscribeInvalidations,
+  type InvalidationSubscriber,
+} from './invalidation';

@@ -12,6 +12,7 @@ import { IdentityCache } from './forward-auth/identity-cache';
 import { DecisionMetrics } from './forward-auth/metrics';
 import { validateRoutes } from './forward-auth/validate.routes';
 import { Whitelist } from './forward-auth/whitelist';
+import { accessCacheEvents } from './forward-auth/access-cache-events';
 import { noPublisher, redisLicensePublisher } from './licensing/license-events';
 import { licenseRoutes } from './licensing/license.routes';
 
@@ -20,7 +21,10 @@ export type AccessApp = App;
 export interface Deps {
   db: Kysely<any>;
   registry: TenantRegistry;
-  /** Publishes license changes (push invalidation); without it clients converge by polling. */
+  /**
+   * Publishes license changes (push invalidation; without it clients converge by polling) and
+   * keeps the forward-auth caches of every replica in step (without it: one process, TTL only).
+   */
   redis?: Redis | null;
   /** Second-factor channel; by default from ACCESS_OTP_CHANNEL. */
   otp?: OtpChannel;
@@ -57,6 +61,18 @@ export async function buildApp(deps: Deps, config: Config) {
     config.ACCESS_STATIC_WHITELIST,
     config.ACCESS_CACHE_SECONDS * 1000,
   );
+  if (deps.redis) {
+    const events = accessCacheEvents({
+      redis: deps.redis,
+      url: config.REDIS_URL,
+      prefix: config.REDIS_PREFIX,
+      identities,
+      whitelist,
+      log: app.log,
+    });
+    // Not a readiness check: with Redis down forward auth keeps working, on TTL-bounded caches.
+    app.addHook('onClose', async () => events.close());
+  }
   const metrics = new DecisionMetrics();
   const publisher =
     deps.redis && config.LICENSE_PUSH ? redisLicensePublisher(deps.redis, config.REDIS_PREFIX) : noPublisher;

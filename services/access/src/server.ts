@@ -8,11 +8,12 @@ import { loadConfig } from './config';
 const config = loadConfig();
 const db = createPgDb({ ...pgAddressFromEnv(config), database: config.PG_DB });
 const ctx = tenantContextFromEnv();
-const redis = config.LICENSE_PUSH ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 }) : null;
-redis?.on('error', () => {});
+// License push and the cache invalidations between replicas (LICENSE_PUSH only gates the former).
+const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 });
+redis.on('error', () => {});
 const app = await buildApp({ db, registry: ctx.registry, redis }, config);
 app.addHook('onClose', async () => {
-  redis?.disconnect();
+  redis.disconnect();
   await ctx.close();
   await db.destroy();
 });

@@ -7,6 +7,7 @@ import { connectorRoutes } from './connectors/connectors.routes';
 import type { CatalogDeps } from './deps';
 import { adminProductRoutes } from './products/admin-product.routes';
 import { queueDashboard } from './queues/queue-dashboard';
+import { announceWrites, storeChangedPublisher } from './store/store-cache-events';
 import { storeRoutes } from './store/store.routes';
 import { supplierRoutes } from './suppliers/supplier.routes';
 import { syncRoutes } from './sync/sync.routes';
@@ -44,6 +45,9 @@ export async function buildApp(deps: Deps, config: Config) {
     await redis.ping();
   });
 
+  const storeChanged = storeChangedPublisher(redis, config.REDIS_PREFIX, app.log);
+  announceWrites(app, storeChanged);
+
   let workers: WorkerHandle[] = [];
   let workerRedis: Redis | undefined;
   if (config.CATALOG_RUN_WORKERS) {
@@ -53,6 +57,7 @@ export async function buildApp(deps: Deps, config: Config) {
       databases: deps.databases,
       connection: workerRedis,
       config,
+      storeChanged,
       log: (msg, extra) => app.log.info(extra ?? {}, msg),
     });
   }

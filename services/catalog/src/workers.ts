@@ -14,6 +14,8 @@ export interface WorkerDeps {
   databases: TenantDatabases;
   connection: Redis;
   config: Config;
+  /** Tells every catalog replica to drop a tenant's cached store pages (store-cache-events.ts). */
+  storeChanged?: (tenantId: string) => Promise<void>;
   log?: (msg: string, extra?: object) => void;
 }
 
@@ -42,6 +44,7 @@ export function startCatalogWorkers(deps: WorkerDeps): WorkerHandle[] {
     if (!t) throw new Error(`Unknown tenant ${id}`);
     return t;
   };
+  const changed = deps.storeChanged ?? (async () => {});
   const isFinal = (job: { attemptsMade: number; opts: { attempts?: number } }) =>
     job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 
@@ -64,6 +67,7 @@ export function startCatalogWorkers(deps: WorkerDeps): WorkerHandle[] {
           },
           log,
         );
+        await changed(p.tenantId);
         // runConnector records failures on the run row; one stopped by the limit fails its job too.
         if (signal.aborted && (await getRun(db, p.runId))?.status === 'failed') throw signal.reason;
       },
@@ -105,6 +109,7 @@ export function startCatalogWorkers(deps: WorkerDeps): WorkerHandle[] {
             metadata: { result },
           });
           await finishRun(aplt, p.runId, { status: 'succeeded' });
+          await changed(p.tenantId);
         } catch (err) {
           await ticker.stop();
           await finishRun(aplt, p.runId, {
@@ -151,6 +156,7 @@ export function startCatalogWorkers(deps: WorkerDeps): WorkerHandle[] {
             });
             progress.done = (i + 1) * perTarget;
             await recordTenantUpdate(master, target);
+            await changed(id);
             await updateProgress(master, p.runId, {
               rowsRead: i + 1,
               inserted: Object.values(done[id] ?? {}).reduce((a, b) => a + b, 0),

@@ -60,7 +60,7 @@ export async function modalFixture() {
   const producer = createRedis(e.REDIS_URL);
   const workerConn = createRedis(e.REDIS_URL, { forWorker: true });
   const queue = new QueueClient(producer, prefix);
-  const app = await buildApp({ registry, databases, control, queue }, config);
+  const app = await buildApp({ registry, databases, control, queue, redis: producer }, config);
   const worker = startCallbackWorker({ registry, databases, connection: workerConn, prefix }, config, {
     warn: () => {},
   });

@@ -2,7 +2,7 @@ import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { createApp, pingPg, type TenantContext } from '@aplt/http';
-import type { QueueClient } from '@aplt/queue';
+import type { QueueClient, Redis } from '@aplt/queue';
 import { JSON_BODY_LIMIT } from './body-limits';
 import { CallbackTargets } from './callbacks/ssrf';
 import { catalogRoutes } from './catalog/catalog.routes';
@@ -23,6 +23,8 @@ declare module 'fastify' {
 
 export type Deps = Pick<TenantContext, 'registry' | 'databases' | 'control'> & {
   queue: QueueClient;
+  /** Where the write rate limit counts, so every replica shares one count per client. */
+  redis: Redis;
   /** Defaults to the local directory FILE_STORE_DIR. */
   store?: FileStore;
 };
@@ -40,8 +42,13 @@ export async function buildApp(deps: Deps, config: Config) {
   const origins = allowedOrigins(config);
   // Cross-origin API access only for the five configured webshop origins (spec 3, authentication).
   await app.register(cors, { origin: origins, methods: ['GET', 'POST', 'DELETE'], maxAge: 600 });
-  // Only routes that opt in (the writes) are limited; reads of files stay unlimited.
-  await app.register(rateLimit, { global: false });
+  // Only routes that opt in (the writes) are limited; reads of files stay unlimited. The counts
+  // live in Redis: with replicas behind the proxy, a per-process count would multiply the limit.
+  await app.register(rateLimit, {
+    global: false,
+    redis: deps.redis,
+    nameSpace: `${config.REDIS_PREFIX}:modal-rl:`,
+  });
   // One file and nothing else of size: the upload route takes only the field "file".
   await app.register(multipart, {
     limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 1, fields: 10, fieldSize: 1024, parts: 12 },

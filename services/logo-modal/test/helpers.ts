@@ -58,7 +58,13 @@ export async function startHarness(
   const workerConn = createRedis(redis.url, { forWorker: true });
   const queue = new QueueClient(producer, redis.prefix);
   const app = await buildApp(
-    { registry: fleet.registry, databases: fleet.databases, control: fleet.control.db, queue },
+    {
+      registry: fleet.registry,
+      databases: fleet.databases,
+      control: fleet.control.db,
+      queue,
+      redis: producer,
+    },
     config,
   );
   const worker = startCallbackWorker(

@@ -196,7 +196,8 @@ export async function authRoutes(app: AccessApp, deps: Deps) {
   app.post('/api/auth/logout', { schema: { response: { 200: okBody } } }, async (request, reply) => {
     const token = request.cookies[SESSION_COOKIE];
     if (token)
-      for (const id of await sessions.revokeSession(deps.db, tokenHash(token))) deps.identities.forget(id);
+      for (const id of await sessions.revokeSession(deps.db, tokenHash(token)))
+        await deps.identities.forget(id);
     const clear = {
       path: '/',
       ...(config.ACCESS_COOKIE_DOMAIN ? { domain: config.ACCESS_COOKIE_DOMAIN } : {}),
@@ -231,7 +232,7 @@ export async function authRoutes(app: AccessApp, deps: Deps) {
     async (request) => {
       const revoked = await sessions.revokeSession(deps.db, request.params.id, request.identity!.userId);
       if (!revoked.includes(request.params.id)) throw notFound('No such session');
-      for (const id of revoked) deps.identities.forget(id);
+      for (const id of revoked) await deps.identities.forget(id);
       return { ok: true as const };
     },
   );
@@ -249,7 +250,7 @@ export async function authRoutes(app: AccessApp, deps: Deps) {
     async (request) => {
       if (!(await sessions.revokeDeviceToken(deps.db, request.identity!.userId, request.params.id)))
         throw notFound('No such device token');
-      deps.identities.forget(request.params.id);
+      await deps.identities.forget(request.params.id);
       return { ok: true as const };
     },
   );

@@ -95,7 +95,7 @@ export async function updateUser(
   });
   if (!row) throw notFound('No such user', { id });
   // Roles travel in the identity headers: cached identities must not outlive a change.
-  deps.identities.forgetUser(id);
+  await deps.identities.forgetUser(id);
   return row;
 }
 
@@ -109,5 +109,5 @@ export async function resetPassword(deps: Deps, id: number, password: string) {
     await users.setPassword(trx, id, hash, { mustChange: true });
     await revokeAllOfUser(trx, id);
   });
-  deps.identities.forgetUser(id);
+  await deps.identities.forgetUser(id);
 }

@@ -84,7 +84,7 @@ export async function validateRoutes(app: AccessApp, deps: Deps) {
           .values({ cidr: request.body.cidr, note: request.body.note ?? null })
           .returning(['id', 'cidr', 'note'])
           .executeTakeFirstOrThrow();
-        deps.whitelist.invalidate();
+        await deps.whitelist.invalidate();
         return reply.status(201).send({ ...row, cidr: String(row.cidr) } as z.infer<typeof entry>);
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict('This range is already whitelisted');
@@ -107,7 +107,7 @@ export async function validateRoutes(app: AccessApp, deps: Deps) {
         .where('id', '=', request.params.id)
         .executeTakeFirst();
       if (Number(r.numDeletedRows) === 0) throw notFound('No such whitelist entry');
-      deps.whitelist.invalidate();
+      await deps.whitelist.invalidate();
       return { ok: true as const };
     },
   );

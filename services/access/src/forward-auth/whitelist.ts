@@ -21,7 +21,8 @@ export function normalizeIp(ip: string): string {
 
 /**
  * The static ranges from configuration merged with the whitelist table, held in memory and
- * reloaded at most every `ttlMs` (and at once after a change), so a check costs no query.
+ * reloaded at most every `ttlMs` (and at once after a change, in every replica), so a check costs
+ * no query.
  */
 export class Whitelist {
   private list = new BlockList();
@@ -37,7 +38,17 @@ export class Whitelist {
     private readonly ttlMs: number,
   ) {}
 
-  invalidate(): void {
+  /** Tells the other replicas to reload too; set by AccessCacheEvents, a no-op for one process. */
+  announce: () => Promise<void> = async () => {};
+
+  /** After a change: this replica reloads at its next check, and so does every other. */
+  async invalidate(): Promise<void> {
+    this.reloadSoon();
+    await this.announce();
+  }
+
+  /** Reload at the next check, in this process only. */
+  reloadSoon(): void {
     this.loadedAt = 0;
   }
 

@@ -2,6 +2,7 @@ import type { App } from '@aplt/http';
 import { z } from 'zod';
 import { listCategories, listStoreProducts, productPrintTechniques } from './store.repository';
 import { createStoreCache } from './store-cache';
+import { storeCacheKey, subscribeStoreCache } from './store-cache-events';
 
 const lang = z.enum(['nl', 'en', 'de']).default('nl');
 
@@ -81,8 +82,19 @@ const categoryNode: z.ZodType<CategoryNode> = z.lazy(() =>
 export async function storeRoutes(app: App) {
   const licensed = { feature: 'products' as const };
   // Serialised answers per tenant and query string, kept a few seconds (CATALOG_STORE_CACHE_SECONDS).
-  const cache = createStoreCache(app.catalogDeps.config.CATALOG_STORE_CACHE_SECONDS * 1000);
-  const cached = (request: { tenant: { id: string }; url: string }) => `${request.tenant.id}|${request.url}`;
+  // Every replica drops a tenant's pages when any of them (or a worker) changes its catalog.
+  const { config } = app.catalogDeps;
+  const cache = createStoreCache(config.CATALOG_STORE_CACHE_SECONDS * 1000);
+  if (cache) {
+    const events = subscribeStoreCache(cache, {
+      url: config.REDIS_URL,
+      prefix: config.REDIS_PREFIX,
+      log: app.log,
+    });
+    app.addHook('onClose', async () => events.close());
+  }
+  const cached = (request: { tenant: { id: string }; url: string }) =>
+    storeCacheKey(request.tenant.id, request.url);
   app.get(
     '/store/aplt/products',
     {
