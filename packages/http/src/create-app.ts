@@ -106,7 +106,9 @@ export async function createApp(opts: AppOptions): Promise<App> {
     genReqId: () => randomUUID(),
     trustProxy: opts.trustedProxies ?? ['127.0.0.1/32', '::1/128'],
     bodyLimit: opts.bodyLimit ?? 1_048_576,
-    return503OnClosing: true,
+    // While closing, a request that still arrives on an open keep-alive connection is served (with
+    // `Connection: close`), not answered 503: the proxy already sends new ones to another replica.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
     ...(opts.rewriteUrl ? { rewriteUrl: opts.rewriteUrl } : {}),
   }).withTypeProvider<ZodTypeProvider>();

@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Registers a dependency that /readyz checks (database, Redis, browser pool, ...). */
     addReadinessCheck(name: string, check: ReadinessCheck): void;
+    /** Turns /readyz 503 from now on (shutdown began; see runService), while requests are still served. */
+    startDraining(): void;
   }
 }
 
@@ -22,6 +24,9 @@ export const healthPlugin = fp(
     let closing = false;
     app.decorate('addReadinessCheck', (name: string, check: ReadinessCheck) => {
       checks.set(name, check);
+    });
+    app.decorate('startDraining', () => {
+      closing = true;
     });
     app.addHook('preClose', async () => {
       closing = true;

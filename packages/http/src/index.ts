@@ -22,7 +22,7 @@ export {
   type Actor,
 } from './jwt';
 export { requireActor, commerceActorCheck, useActorCheck, type ActorCheck } from './auth-hooks';
-export { runService } from './run-service';
+export { drainEnv, runService } from './run-service';
 export { createLogger, flushLogs, flushLogsSync, type LoggerOptions } from './logger';
 export { tenantContextFromEnv, pingPg, type TenantContext } from './tenant-context';
 export { CUSTOMER_COOKIE, SESSION_COOKIE } from './auth-hooks';
