@@ -1,7 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { ServicePorts, serviceNames } from '@aplt/config';
+import { parsePgPlacement } from '@aplt/db';
+import { COMPOSE_REPLICAS } from '@aplt/proxy';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { demoTenants, secondServerTenants } from '../fleet/seeds/demo-tenants';
 
 const root = new URL('../../', import.meta.url);
 /** A value as compose reads it when the variable is unset: `${X:-default}` -> `default`. */
@@ -73,9 +76,10 @@ describe('docker-compose.yml', () => {
     const shop = routers.filter((r) => r.rule.startsWith('HostRegexp(`^shop') && r.service === 'storefront');
     expect(shop).toHaveLength(1);
     expect(shop[0]!.middlewares).toContain('forward-auth');
-    expect(dynamic.http.services.storefront.loadBalancer.servers).toEqual([
-      { url: `http://storefront:${ServicePorts.storefront}` },
-    ]);
+    // By container name like every service (proxy/src/upstreams.ts); compose runs one replica.
+    expect(dynamic.http.services.storefront.loadBalancer.servers[0]).toEqual({
+      url: `http://aplt-storefront-1:${ServicePorts.storefront}`,
+    });
   });
 
   it('wires the services with the same variables as a local run', () => {
@@ -104,7 +108,7 @@ describe('docker-compose.yml', () => {
 
   it('mounts the generated Traefik routes and a static config that exist', () => {
     const mounts: string[] = compose.services.traefik.volumes;
-    for (const m of mounts) {
+    for (const m of mounts.map(unset).filter((m) => m.startsWith('./'))) {
       const [source] = m.split(':');
       expect(existsSync(new URL(source!.replace(/^\.\//, ''), root)), source).toBe(true);
     }
@@ -123,5 +127,96 @@ describe('docker-compose.yml', () => {
     // The storefront's compose service runs server.mjs on the build made in the image.
     expect(dockerfile).toContain('pnpm --filter @aplt/storefront build');
     expect(dockerfile).toContain('services/${SERVICE}/src/server.ts');
+  });
+
+  // Issue #18: replicas, restart policies, a second PostgreSQL server, a durable Redis.
+  const longRunning = Object.keys(compose.services).filter((n) => n !== 'prepare');
+  const replicated = [
+    'access',
+    'auth',
+    'password-sync',
+    'documents',
+    'catalog',
+    'gatekeeper',
+    'portal',
+    'logo-modal',
+    'admin',
+  ];
+
+  it('runs the stateless services as replicas, as many as the generated Traefik file names', () => {
+    for (const name of [...replicated, 'catalog-worker'])
+      expect(compose.services[name].deploy?.replicas, name).toBe(COMPOSE_REPLICAS);
+    // One container each where state or a fixed address pins them.
+    for (const name of ['devprojects', 'storefront', 'traefik', 'postgres', 'postgres-2', 'mariadb', 'redis'])
+      expect(compose.services[name].deploy?.replicas ?? 1, name).toBe(1);
+    const dynamic = parse(readFileSync(new URL('proxy/generated/traefik/dynamic.yml', root), 'utf8'));
+    for (const name of replicated) {
+      const servers = dynamic.http.services[name].loadBalancer.servers.map((x: { url: string }) => x.url);
+      expect(servers, name).toEqual(
+        Array.from(
+          { length: COMPOSE_REPLICAS },
+          (_, i) => `http://aplt-${name}-${i + 1}:${ServicePorts[name as keyof typeof ServicePorts]}`,
+        ),
+      );
+    }
+    expect(compose.name).toBe('aplt');
+    // Replicas share what they write: the logo files in one volume.
+    expect(compose.services['logo-modal'].environment.FILE_STORE_DIR).toBe('/data/files');
+    expect(compose.services['logo-modal'].volumes).toEqual(['modalfiles:/data/files']);
+  });
+
+  it('runs the catalog worker beside the HTTP replicas, without an HTTP health check', () => {
+    const worker = compose.services['catalog-worker'];
+    expect(worker.build.args.SERVICE).toBe('catalog');
+    expect(worker.command).toEqual(['node', '--import', 'tsx', 'services/catalog/src/worker.ts']);
+    expect(existsSync(new URL('services/catalog/src/worker.ts', root))).toBe(true);
+    expect(worker.healthcheck.disable).toBe(true);
+    expect(worker.environment.REDIS_URL).toBe('redis://redis:6379');
+  });
+
+  it('restarts every long-running container, and the one-shot prepare job only on failure', () => {
+    for (const name of longRunning)
+      expect(compose.services[name].restart, name).toMatch(/^(unless-stopped|always)$/);
+    expect(compose.services.prepare.restart).toBe('on-failure');
+  });
+
+  it('has a second PostgreSQL server with its own volume, and the demo seed places tenants on both', () => {
+    const [a, b] = [compose.services.postgres, compose.services['postgres-2']];
+    expect(b.image).toBe(a.image);
+    expect(b.environment.POSTGRES_PASSWORD).toBe(a.environment.POSTGRES_PASSWORD);
+    expect(b.volumes).toEqual(['pgdata2:/var/lib/postgresql/data']);
+    expect(a.volumes).toEqual(['pgdata:/var/lib/postgresql/data']);
+    expect(b.healthcheck.test).toEqual(['CMD', 'pg_isready', '-U', 'postgres']);
+    expect(compose.volumes).toHaveProperty('pgdata2');
+    const prepare = compose.services.prepare;
+    expect(prepare.depends_on['postgres-2'].condition).toBe('service_healthy');
+    // The registry row names the server (parsePgPlacement reads it); the default list of tenants.
+    expect(parsePgPlacement(unset(prepare.environment.FLEET_PG_SECOND))).toEqual({
+      host: 'postgres-2',
+      port: 5432,
+    });
+    expect(unset(prepare.environment.FLEET_PG_SECOND_TENANTS)).toBe('');
+    expect(secondServerTenants.length).toBeGreaterThan(0);
+    expect(demoTenants.filter((t) => !secondServerTenants.includes(t.id)).length).toBeGreaterThan(0);
+  });
+
+  it('runs Redis with the append-only file every second and noeviction, on a volume', () => {
+    const redis = compose.services.redis;
+    const flag = (name: string) => redis.command[redis.command.indexOf(name) + 1];
+    expect(redis.command[0]).toBe('redis-server');
+    expect(flag('--appendonly')).toBe('yes');
+    expect(flag('--appendfsync')).toBe('everysec');
+    expect(flag('--maxmemory-policy')).toBe('noeviction');
+    expect(redis.volumes).toEqual(['redisdata:/data']);
+  });
+
+  it('offers a TLS static configuration whose `web` entry point (the generated routes use it) is HTTPS', () => {
+    const acme = parse(readFileSync(new URL('deploy/traefik/traefik.acme.yml', root), 'utf8'));
+    expect(acme.entryPoints.web.address).toBe(':443');
+    expect(acme.entryPoints.web.http.tls.certResolver).toBe('letsencrypt');
+    expect(acme.entryPoints.http.http.redirections.entryPoint.to).toBe('web');
+    expect(acme.certificatesResolvers.letsencrypt.acme.storage).toMatch(/^\/etc\/traefik\/acme\//);
+    expect(compose.services.traefik.volumes).toContain('acme:/etc/traefik/acme');
+    expect(acme.providers.file.filename).toBe('/etc/traefik/dynamic.yml');
   });
 });
