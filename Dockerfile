@@ -1,5 +1,6 @@
 # One image for every service: `docker build --build-arg SERVICE=<name>`; compose builds it per service.
-# Internal packages export TypeScript source (no build step); services run through tsx.
+# Each service runs its esbuild bundle (`pnpm build`: services/<name>/dist/*.mjs, our packages bundled
+# in, third-party packages loaded from node_modules by file, so the bundle runs inside this /app).
 
 FROM node:20-bookworm-slim AS base
 ENV COREPACK_INTEGRITY_KEYS=0 PUPPETEER_SKIP_DOWNLOAD=1 PNPM_HOME=/pnpm
@@ -17,6 +18,8 @@ RUN pnpm install --offline --frozen-lockfile
 RUN pnpm --filter @aplt/admin-web build
 # The storefront's `next build`; its compose service runs apps/storefront/server.mjs on it.
 RUN pnpm --filter @aplt/storefront build
+# The services' and the fleet tools' bundles.
+RUN TURBO_TELEMETRY_DISABLED=1 pnpm build
 
 FROM base AS runtime
 # chromium-headless-shell renders PDFs; ghostscript writes EPS; git backs dev projects.
@@ -31,4 +34,4 @@ USER node
 ARG SERVICE=admin
 ENV SERVICE=${SERVICE} NODE_ENV=production HOST=0.0.0.0
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||process.env.DEFAULT_PORT)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["sh", "-c", "exec node --import tsx services/${SERVICE}/src/server.ts"]
+CMD ["sh", "-c", "exec node --enable-source-maps services/${SERVICE}/dist/server.mjs"]

@@ -13,6 +13,8 @@ pnpm_cmd exec turbo run //#lint //#typecheck --output-logs=errors-only
 log "generated proxy configuration is current"
 pnpm_cmd exec tsx proxy/src/cli.ts --check
 build_admin_web
+# The start command's test runs the compiled fleet.
+build_fleet
 # The storefront is built only when stale: its browser test runs against that build.
 ensure_storefront
 log "tests"

@@ -2,8 +2,11 @@
 // first start on empty databases (migrations, the whole demo seed) and for a second start on the
 // same databases (the seed markers say it is done: no seed step runs). All 11 demo tenants on
 // databases, Redis keys and files private to this run (prefix), removed at the end; it does not
-// touch a running demo fleet (own ports). Run: node --import tsx deploy/bench/start-restart.ts
-import { mkdtempSync, rmSync } from 'node:fs';
+// touch a running demo fleet (own ports). The second start runs twice on the same data: the
+// TypeScript source through tsx (the baseline) and the compiled bundles the start command runs
+// (`pnpm build` first), each followed by the idle RSS of every process after a quiet 10 s.
+// Run: pnpm build && node --import tsx deploy/bench/start-restart.ts
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serviceNames } from '@aplt/config';
@@ -69,10 +72,10 @@ async function allReady(): Promise<void> {
   }
 }
 
-async function timedStart(label: string) {
+async function timedStart(label: string, runtime: 'tsx' | 'compiled' = 'tsx') {
   const lines: string[] = [];
   const t0 = performance.now();
-  const fleet = await startFleet({ env, log: (l) => lines.push(l) });
+  const fleet = await startFleet({ env: { ...env, FLEET_RUNTIME: runtime }, log: (l) => lines.push(l) });
   await allReady();
   const ms = performance.now() - t0;
   const ran = lines.filter((l) => l.startsWith('seed: running ')).length;
@@ -102,11 +105,38 @@ async function cleanup() {
   rmSync(work, { recursive: true, force: true });
 }
 
+/** Resident set size in MB of a running process (Linux). */
+function rssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
+  return line ? Number(line[1]) / 1024 : Number.NaN;
+}
+
+async function idleRss(fleet: Awaited<ReturnType<typeof startFleet>>): Promise<Record<string, number>> {
+  await new Promise((r) => setTimeout(r, 10_000));
+  return Object.fromEntries(
+    fleet.processes().flatMap((p) => (p.pid === undefined ? [] : [[p.name, rssMb(p.pid)]])),
+  );
+}
+
 try {
   const first = await timedStart(`first start (${demoTenants.length} tenants, empty databases)`);
   await first.stop();
-  const second = await timedStart('second start (same databases)');
+  const second = await timedStart('second start (same databases), source through tsx', 'tsx');
+  const tsxRss = await idleRss(second);
   await second.stop();
+  const third = await timedStart('second start (same databases), compiled bundles', 'compiled');
+  const compiledRss = await idleRss(third);
+  await third.stop();
+  console.log('\nidle RSS after 10 s, MB     compiled   tsx (baseline)');
+  for (const name of Object.keys(compiledRss))
+    console.log(
+      `  ${name.padEnd(22)} ${compiledRss[name]!.toFixed(1).padStart(8)}   ${(tsxRss[name] ?? Number.NaN).toFixed(1).padStart(8)}`,
+    );
+  const services = Object.keys(compiledRss).filter((n) => n !== 'storefront');
+  const max = Math.max(...services.map((n) => compiledRss[n]!));
+  console.log(
+    `  largest compiled service: ${max.toFixed(1)} MB (goal <= 90 MB; the storefront is Next's own server)`,
+  );
 } finally {
   await cleanup();
 }

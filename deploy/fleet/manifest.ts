@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { type ServiceName, ServicePorts } from '@aplt/config';
 
 export interface FleetProcess {
@@ -7,7 +8,7 @@ export interface FleetProcess {
   entry: string;
   /** HTTP port, or null for a pure worker process. */
   port: number | null;
-  /** Node arguments instead of `--import tsx <entry>` (the storefront runs its plain server.mjs). */
+  /** Node arguments instead of the entry's (the storefront runs its plain server.mjs either way). */
   args?: string[];
   /** Working directory, when not the repository root. */
   cwd?: string;
@@ -40,3 +41,21 @@ export const fleetProcesses: FleetProcess[] = [
   // Connector, commerce-sync and tenant-update workers: long imports stay off the HTTP process.
   { name: 'catalog-worker', service: 'catalog', entry: 'services/catalog/src/worker.ts', port: null },
 ];
+
+/** The compiled bundle of a source entry: `services/x/src/server.ts` -> `services/x/dist/server.mjs`. */
+export function compiledEntry(entry: string): string {
+  return entry.replace(/\/src\/([^/]+)\.ts$/, '/dist/$1.mjs');
+}
+
+/**
+ * How Node starts a process: its bundle (`pnpm build` made it; missing means the build did not
+ * run, said plainly instead of a stack trace from Node) or its source through tsx.
+ */
+export function nodeArgs(p: FleetProcess, runtime: 'tsx' | 'compiled'): string[] {
+  if (p.args) return p.args;
+  if (runtime === 'tsx') return ['--import', 'tsx', p.entry];
+  const bundle = compiledEntry(p.entry);
+  if (!existsSync(bundle))
+    throw new Error(`${bundle} is missing: run \`pnpm build\` (FLEET_RUNTIME=tsx runs the source)`);
+  return [bundle];
+}

@@ -10,8 +10,8 @@ import { type RunningFleet, startFleet } from '../fleet/run-fleet';
 import { demoAdmin } from '../fleet/seeds/demo-tenants';
 
 /**
- * The start command's real path: migrate, seed, spawn every service as its own process, start
- * Caddy, then reach each service through the proxy, on databases private to this test.
+ * The start command's real path: migrate, seed, spawn every service as its own process from its
+ * compiled bundle, start Caddy, then reach each service through the proxy, on databases private to this test.
  */
 describe('the start command brings the whole fleet up behind the proxy', () => {
   const prefix = `${uniqueName('f')}_`;
@@ -49,6 +49,9 @@ describe('the start command brings the whole fleet up behind the proxy', () => {
         DEVPROJECTS_GIT_DIR: join(work, 'repos'),
         FLEET_MAIL_DIR: mailDir,
         FLEET_SECRETS_FILE: join(work, 'secrets.env'),
+        // As the start command runs it: every process from its bundle (`pnpm build`, which the
+        // README's test command runs first).
+        FLEET_RUNTIME: 'compiled',
         LOG_LEVEL: 'warn',
       },
       log: (line) => output.push(line),

@@ -1,4 +1,5 @@
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { packageDir } from '@aplt/config';
 import { isUniqueViolation, sql } from '@aplt/db';
 import { findConnector, supplierCodes } from '../../../services/catalog/src/connectors/connector-registry';
 import { runConnector } from '../../../services/catalog/src/connectors/connector-run.service';
@@ -8,7 +9,7 @@ import { recordTenantUpdate } from '../../../services/catalog/src/sync/tenant-re
 import { copyCatalog } from '../../../services/catalog/src/sync/tenant-update.service';
 import type { SeedContext } from './index';
 
-const fixtures = fileURLToPath(new URL('../../../services/catalog/test/fixtures/', import.meta.url));
+const fixtures = path.join(packageDir(import.meta.url), '..', 'services', 'catalog', 'test', 'fixtures') + path.sep;
 
 /** Demo suppliers, each with its sample feeds (services/catalog/test/fixtures/<code>/) in its own format. */
 const suppliers: Record<string, { name: string; format: string; ext: string }> = {

@@ -17,3 +17,4 @@ export {
 export { ServicePorts, type ServiceName, serviceNames } from './ports';
 export { chromiumArgs } from './chromium';
 export { generateSecrets, secretNames, secretProblem, publishedSecrets, type FleetSecrets } from './secrets';
+export { packageDir } from './package-dir';

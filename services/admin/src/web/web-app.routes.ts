@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageDir } from '@aplt/config';
 import { type App, notFound } from '@aplt/http';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { notBuiltPage } from './not-built-page';
 
 /** Where `pnpm --filter @aplt/admin-web build` writes the panel. */
-export const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
+export const defaultWebDist = path.join(packageDir(import.meta.url), 'web', 'dist');
 
 /** Vite puts every hashed file under assets/: its name changes whenever its content does. */
 const ASSETS_DIR = 'assets';

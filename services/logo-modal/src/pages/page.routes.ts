@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import { packageDir } from '@aplt/config';
 import type { App } from '@aplt/http';
 import type { FastifyReply } from 'fastify';
 
-const publicDir = new URL('../../public/', import.meta.url);
+const publicDir = pathToFileURL(`${packageDir(import.meta.url)}/public/`);
 
 const types: Record<string, string> = {
   html: 'text/html; charset=utf-8',
