@@ -21,14 +21,18 @@ const socketCodes = new Set([
   'EPIPE',
 ]);
 // SQLSTATEs of a server going away or not taking connections: 57P01 admin_shutdown, 57P02
-// crash_shutdown, 57P03 cannot_connect_now (starting or stopping), 53300 too_many_connections.
-const unavailableStates = new Set(['57P01', '57P02', '57P03', '53300']);
+// crash_shutdown, 57P03 cannot_connect_now (starting or stopping), 53300 too_many_connections,
+// and 3D000 invalid_catalog_name: the tenant's database is not there (being moved to another
+// server, docs/deploy.md), which the registry will point elsewhere shortly.
+const unavailableStates = new Set(['57P01', '57P02', '57P03', '53300', '3D000']);
 // node-postgres signals a lost or timed-out connection with plain Errors that carry no code.
 const unavailableMessages = [
   'timeout exceeded when trying to connect',
   'Connection terminated',
   'connection error and is not queryable',
   'Client was closed and is not queryable',
+  // 55000 at connect time: ALTER DATABASE ... ALLOW_CONNECTIONS false (a tenant being moved).
+  'is not currently accepting connections',
 ];
 
 /**

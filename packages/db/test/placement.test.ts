@@ -150,7 +150,8 @@ describe('tenants on a second PostgreSQL server', () => {
     expect(bad?.code).toBe(2);
     expect(bad?.stderr).toMatch(/Invalid PostgreSQL server "db:99999"/);
     expect(await registry.get('delta')).toBeUndefined();
-  });
+    // Two tsx start-ups on a loaded machine.
+  }, 300_000);
 
   it('a stopped server is told apart from a failed query (isDatabaseUnavailable), and works again after its restart', async () => {
     const db = createPgDb(
@@ -173,6 +174,24 @@ describe('tenants on a second PostgreSQL server', () => {
       await second.start();
       const back = await sql<{ n: number }>`select 1 as n`.execute(db);
       expect(back.rows[0]!.n).toBe(1);
+
+      // A tenant being moved (docs/deploy.md): connections refused, then the database renamed away.
+      const moving = createPgDb(
+        { host: second.host, port: second.port, user: second.user, database: 'commerce_beta' },
+        { max: 1 },
+      );
+      try {
+        await sql`ALTER DATABASE commerce_beta ALLOW_CONNECTIONS false`.execute(secondAdmin);
+        const closed = await sql`select 1`.execute(moving).catch((e: unknown) => e);
+        expect(isDatabaseUnavailable(closed)).toBe(true);
+        await sql`ALTER DATABASE commerce_beta RENAME TO commerce_beta_moving`.execute(secondAdmin);
+        const gone = await sql`select 1`.execute(moving).catch((e: unknown) => e);
+        expect(isDatabaseUnavailable(gone)).toBe(true);
+      } finally {
+        await moving.destroy();
+        await sql`ALTER DATABASE commerce_beta_moving RENAME TO commerce_beta`.execute(secondAdmin);
+        await sql`ALTER DATABASE commerce_beta ALLOW_CONNECTIONS true`.execute(secondAdmin);
+      }
     } finally {
       await db.destroy();
     }
