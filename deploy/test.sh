@@ -17,6 +17,9 @@ build_admin_web
 build_fleet
 # The storefront is built only when stale: its browser test runs against that build.
 ensure_storefront
+# The e-invoice tests run the EN 16931 and Peppol Schematron: compiled once, then cached.
+log "e-invoice Schematron"
+pnpm_cmd exec tsx services/documents/test/output/einvoice-compile.ts
 log "tests"
 mkdir -p .run
 status=0

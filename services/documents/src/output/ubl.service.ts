@@ -1,4 +1,6 @@
 import Decimal from 'decimal.js';
+import { create } from 'xmlbuilder2';
+import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import type { CustomerBlock, DocumentLine, PrintableDocument, VatRow } from './document.model';
 
 /**
@@ -6,6 +8,10 @@ import type { CustomerBlock, DocumentLine, PrintableDocument, VatRow } from './d
  * NLCIUS specifics: the supplier is identified by its KvK number (scheme 0106) as legal entity
  * and endpoint, its BTW number as VAT id, payment by SEPA credit transfer (code 58) to its IBAN,
  * and reverse-charged supplies in category AE with exemption reason "BTW verlegd".
+ *
+ * The XML is written with xmlbuilder2, which escapes markup characters; text that XML 1.0 cannot
+ * carry is cleaned first by xmlText (see there). The order of the children is UBL 2.1's
+ * xs:sequence order: the official schema rejects any other.
  */
 export const PEPPOL_CUSTOMIZATION =
   'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0';
@@ -30,24 +36,45 @@ const EXEMPTION: Record<string, { code: string; text: string }> = {
 
 export class UblError extends Error {}
 
-const esc = (v: unknown) =>
-  String(v ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
-const el = (name: string, value: unknown, attrs: Record<string, string> = {}) =>
-  value === null || value === undefined || value === ''
-    ? ''
-    : `<${name}${Object.entries(attrs)
-        .map(([k, v]) => ` ${k}="${esc(v)}"`)
-        .join('')}>${esc(value)}</${name}>`;
-const wrap = (name: string, ...children: string[]) => {
-  const inner = children.filter(Boolean).join('');
-  return inner ? `<${name}>${inner}</${name}>` : '';
-};
-const amount = (name: string, value: Decimal.Value, currency: string) =>
-  el(name, new Decimal(value).toFixed(2), { currencyID: currency });
+/**
+ * XML 1.0 allows tab, LF, CR and U+0020-U+D7FF, U+E000-U+FFFD, U+10000-U+10FFFF, nothing else.
+ * A C0 control character (U+0000, U+0001 ...) and the non-characters U+FFFE/U+FFFF have no
+ * visible form and cannot be escaped either (&#1; is not well-formed in XML 1.0): they are
+ * dropped. A lone surrogate (half of a broken UTF-16 pair) becomes U+FFFD, what any UTF-8
+ * encoder writes for it, so the PDF, the database and the e-invoice show the same replacement.
+ */
+const INVALID_XML_CHAR =
+  // eslint-disable-next-line no-control-regex -- matching the control characters is the point
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const replaceInvalid = (char: string) => (/^[\uD800-\uDFFF]$/.test(char) ? '\uFFFD' : '');
+
+/** The text of a value as XML 1.0 can carry it, trimmed; '' means "leave the element out". */
+export function xmlText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return String(value).replace(INVALID_XML_CHAR, replaceInvalid).trim();
+}
+
+type Node = XMLBuilder;
+type Attrs = Record<string, string>;
+
+/** A basic component (cbc:...) with text; left out when the text is empty (PEPPOL-EN16931-R008). */
+function leaf(parent: Node, name: string, value: unknown, attrs: Attrs = {}): void {
+  const text = xmlText(value);
+  if (text === '') return;
+  const node = parent.ele(NS.cbc, `cbc:${name}`);
+  for (const [key, attr] of Object.entries(attrs)) node.att(key, xmlText(attr));
+  node.txt(text);
+}
+
+/** An aggregate (cac:...) filled by fill; left out when it ends up without children. */
+function group(parent: Node, name: string, fill: (node: Node) => void): void {
+  const node = parent.ele(NS.cac, `cac:${name}`);
+  fill(node);
+  if (!node.node.hasChildNodes()) node.remove();
+}
+
+const amount = (parent: Node, name: string, value: Decimal.Value, currency: string) =>
+  leaf(parent, name, new Decimal(value).toFixed(2), { currencyID: currency });
 const percent = (rate: string) => new Decimal(rate).toString();
 
 /** Builds the UBL XML of an invoice or credit note (proformas are not tax documents: refused). */
@@ -56,198 +83,268 @@ export function buildUbl(doc: PrintableDocument): string {
     throw new UblError('only invoices and credit notes');
   if (doc.proforma) throw new UblError('a proforma is not a tax document and has no e-invoice');
   const credit = doc.kind === 'credit_note';
-  const root = credit ? 'CreditNote' : 'Invoice';
+  const rootName = credit ? 'CreditNote' : 'Invoice';
   const cur = doc.currency;
   const lines = doc.lines.filter((l) => l.lineType !== 'text');
   const lineSum = lines.reduce((sum, l) => sum.plus(l.lineTotal), new Decimal(0));
   const vatRows = doc.vat.length > 0 ? doc.vat : [fallbackVat(lines)];
   const taxTotal = vatRows.reduce((sum, v) => sum.plus(v.vat), new Decimal(0));
   const inclusive = lineSum.plus(taxTotal);
-  const notes = [
+  // PEPPOL-EN16931-R002: one document-level note at most, so the VAT note and the reason share it.
+  const note = [
     doc.reverseCharge ? `BTW verlegd${doc.vatNote ? ` - ${doc.vatNote}` : ''}` : doc.vatNote,
     credit ? doc.creditReason : null,
-  ].filter(Boolean);
+  ]
+    .map(xmlText)
+    .filter((n) => n !== '')
+    .join('\n');
+  // Checked before anything is written, so a refusal names the cause and not a half document.
+  const supplier = supplierParty(doc);
+  const customer = customerParty(doc.customer, doc.company.country);
 
-  const body = [
-    el('cbc:CustomizationID', PEPPOL_CUSTOMIZATION),
-    el('cbc:ProfileID', PEPPOL_PROFILE),
-    el('cbc:ID', doc.number),
-    el('cbc:IssueDate', doc.date),
-    credit ? '' : el('cbc:DueDate', doc.dueDate),
-    credit ? el('cbc:CreditNoteTypeCode', '381') : el('cbc:InvoiceTypeCode', '380'),
-    ...notes.map((n) => el('cbc:Note', n)),
-    el('cbc:DocumentCurrencyCode', cur),
-    // PEPPOL-EN16931-R003: a buyer reference or an order reference must be present.
-    el('cbc:BuyerReference', doc.reference ?? doc.customer.customerNumber ?? doc.number),
-    doc.orderNumber ? wrap('cac:OrderReference', el('cbc:ID', doc.orderNumber)) : '',
-    credit && doc.credited
-      ? wrap(
-          'cac:BillingReference',
-          wrap(
-            'cac:InvoiceDocumentReference',
-            el('cbc:ID', doc.credited.number),
-            el('cbc:IssueDate', doc.credited.date),
-          ),
-        )
-      : '',
-    wrap('cac:AccountingSupplierParty', supplierParty(doc)),
-    wrap('cac:AccountingCustomerParty', customerParty(doc.customer)),
-    doc.deliveryDate ? wrap('cac:Delivery', el('cbc:ActualDeliveryDate', doc.deliveryDate)) : '',
-    paymentMeans(doc),
-    doc.paymentTermDays !== null && !credit
-      ? wrap('cac:PaymentTerms', el('cbc:Note', `Betaling binnen ${doc.paymentTermDays} dagen`))
-      : '',
-    wrap(
-      'cac:TaxTotal',
-      amount('cbc:TaxAmount', taxTotal, cur),
-      ...vatRows.map((v) =>
-        wrap(
-          'cac:TaxSubtotal',
-          amount('cbc:TaxableAmount', v.taxable, cur),
-          amount('cbc:TaxAmount', v.vat, cur),
-          taxCategory('cac:TaxCategory', v.category, v.rate, v.exemptionReason),
-        ),
-      ),
-    ),
-    wrap(
-      'cac:LegalMonetaryTotal',
-      amount('cbc:LineExtensionAmount', lineSum, cur),
-      amount('cbc:TaxExclusiveAmount', lineSum, cur),
-      amount('cbc:TaxInclusiveAmount', inclusive, cur),
-      amount('cbc:PayableAmount', inclusive, cur),
-    ),
-    ...lines.map((l, i) => documentLine(l, i + 1, credit, cur, doc.reverseCharge)),
-  ].join('');
-
-  return (
-    `<?xml version="1.0" encoding="UTF-8"?>\n` +
-    `<${root} xmlns="${NS[root]}" xmlns:cac="${NS.cac}" xmlns:cbc="${NS.cbc}">${body}</${root}>\n`
+  const root = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: replaceInvalid })
+    .ele(NS[rootName], rootName)
+    .att('xmlns:cac', NS.cac)
+    .att('xmlns:cbc', NS.cbc);
+  leaf(root, 'CustomizationID', PEPPOL_CUSTOMIZATION);
+  leaf(root, 'ProfileID', PEPPOL_PROFILE);
+  leaf(root, 'ID', doc.number);
+  leaf(root, 'IssueDate', doc.date);
+  if (credit) {
+    leaf(root, 'CreditNoteTypeCode', '381');
+  } else {
+    leaf(root, 'DueDate', doc.dueDate);
+    leaf(root, 'InvoiceTypeCode', '380');
+  }
+  leaf(root, 'Note', note);
+  leaf(root, 'DocumentCurrencyCode', cur);
+  // PEPPOL-EN16931-R003: a buyer reference or an order reference must be present.
+  leaf(
+    root,
+    'BuyerReference',
+    [doc.reference, doc.customer.customerNumber, doc.number].find((v) => xmlText(v) !== ''),
   );
+  group(root, 'OrderReference', (n) => leaf(n, 'ID', doc.orderNumber));
+  if (credit && doc.credited) {
+    const credited = doc.credited;
+    group(root, 'BillingReference', (n) =>
+      group(n, 'InvoiceDocumentReference', (r) => {
+        leaf(r, 'ID', credited.number);
+        leaf(r, 'IssueDate', credited.date);
+      }),
+    );
+  }
+  group(root, 'AccountingSupplierParty', supplier);
+  group(root, 'AccountingCustomerParty', customer);
+  group(root, 'Delivery', (n) => leaf(n, 'ActualDeliveryDate', doc.deliveryDate));
+  paymentMeans(root, doc);
+  if (doc.paymentTermDays !== null && !credit) {
+    group(root, 'PaymentTerms', (n) => leaf(n, 'Note', `Betaling binnen ${doc.paymentTermDays} dagen`));
+  }
+  group(root, 'TaxTotal', (t) => {
+    amount(t, 'TaxAmount', taxTotal, cur);
+    for (const v of vatRows) {
+      group(t, 'TaxSubtotal', (s) => {
+        amount(s, 'TaxableAmount', v.taxable, cur);
+        amount(s, 'TaxAmount', v.vat, cur);
+        taxCategory(s, 'TaxCategory', v.category, v.rate, v.exemptionReason);
+      });
+    }
+  });
+  group(root, 'LegalMonetaryTotal', (m) => {
+    amount(m, 'LineExtensionAmount', lineSum, cur);
+    amount(m, 'TaxExclusiveAmount', lineSum, cur);
+    amount(m, 'TaxInclusiveAmount', inclusive, cur);
+    amount(m, 'PayableAmount', inclusive, cur);
+  });
+  lines.forEach((l, i) => documentLine(root, l, i + 1, credit, cur, doc.reverseCharge));
+  return `${root.end({ prettyPrint: false })}\n`;
 }
 
-function supplierParty(doc: PrintableDocument): string {
+function supplierParty(doc: PrintableDocument): (party: Node) => void {
   const c = doc.company;
-  if (!c.cocNumber) throw new UblError('company KvK number (coc_number) is missing in aplt_cms_settings');
-  if (!c.address || !c.city || !c.postalCode) {
+  if (!xmlText(c.cocNumber)) {
+    throw new UblError('company KvK number (coc_number) is missing in aplt_cms_settings');
+  }
+  if (!xmlText(c.address) || !xmlText(c.city) || !xmlText(c.postalCode)) {
     // NL-R-002: a Dutch supplier's address needs street, city and postal code.
     throw new UblError('company address, postal_code and city are required in aplt_cms_settings');
   }
-  return wrap(
-    'cac:Party',
-    el('cbc:EndpointID', c.cocNumber, { schemeID: '0106' }),
-    wrap('cac:PartyName', el('cbc:Name', c.name)),
-    postalAddress(c.address, null, c.city, c.postalCode, c.country),
-    c.vatNumber
-      ? wrap(
-          'cac:PartyTaxScheme',
-          el('cbc:CompanyID', c.vatNumber),
-          wrap('cac:TaxScheme', el('cbc:ID', 'VAT')),
-        )
-      : '',
-    wrap(
-      'cac:PartyLegalEntity',
-      el('cbc:RegistrationName', c.name),
-      el('cbc:CompanyID', c.cocNumber, { schemeID: '0106' }),
-    ),
-    wrap(
-      'cac:Contact',
-      el('cbc:Name', c.name),
-      el('cbc:Telephone', c.phone),
-      el('cbc:ElectronicMail', c.email),
-    ),
-  );
+  if (!xmlText(c.name)) throw new UblError('company name (company_name) is missing in aplt_cms_settings');
+  return (root) =>
+    group(root, 'Party', (p) => {
+      leaf(p, 'EndpointID', c.cocNumber, { schemeID: '0106' });
+      group(p, 'PartyName', (n) => leaf(n, 'Name', c.name));
+      postalAddress(p, c.address, null, c.city, c.postalCode, c.country);
+      if (xmlText(c.vatNumber)) vatScheme(p, c.vatNumber);
+      group(p, 'PartyLegalEntity', (e) => {
+        leaf(e, 'RegistrationName', c.name);
+        leaf(e, 'CompanyID', c.cocNumber, { schemeID: '0106' });
+      });
+      group(p, 'Contact', (n) => {
+        leaf(n, 'Name', c.name);
+        leaf(n, 'Telephone', c.phone);
+        leaf(n, 'ElectronicMail', c.email);
+      });
+    });
 }
 
-function customerParty(cu: CustomerBlock): string {
-  const name = cu.company ?? cu.name;
+function customerParty(cu: CustomerBlock, supplierCountry: string): (party: Node) => void {
+  const name = xmlText(cu.company) || xmlText(cu.name);
   if (!name) throw new UblError('customer name is missing');
-  return wrap(
-    'cac:Party',
-    buyerEndpoint(cu),
-    wrap('cac:PartyName', el('cbc:Name', name)),
-    postalAddress(cu.addressLines[0] ?? null, cu.addressLines[1] ?? null, cu.city, cu.postalCode, cu.country),
-    cu.vatNumber
-      ? wrap(
-          'cac:PartyTaxScheme',
-          el('cbc:CompanyID', cu.vatNumber),
-          wrap('cac:TaxScheme', el('cbc:ID', 'VAT')),
-        )
-      : '',
-    wrap(
-      'cac:PartyLegalEntity',
-      el('cbc:RegistrationName', name),
-      cu.cocNumber && cu.country === 'NL' ? el('cbc:CompanyID', cu.cocNumber, { schemeID: '0106' }) : '',
-    ),
-    cu.name || cu.email
-      ? wrap('cac:Contact', el('cbc:Name', cu.name), el('cbc:ElectronicMail', cu.email))
-      : '',
-  );
+  if (
+    supplierCountry === 'NL' &&
+    cu.country === 'NL' &&
+    (!xmlText(cu.addressLines[0]) || !xmlText(cu.city) || !xmlText(cu.postalCode))
+  ) {
+    // NL-R-004: between two Dutch parties the customer's street, city and postal code are required.
+    throw new UblError("the customer's street, postal code and city are required for a Dutch customer");
+  }
+  const endpoint = buyerEndpoint(cu);
+  return (root) =>
+    group(root, 'Party', (p) => {
+      leaf(p, 'EndpointID', endpoint.id, { schemeID: endpoint.scheme });
+      group(p, 'PartyName', (n) => leaf(n, 'Name', name));
+      postalAddress(
+        p,
+        cu.addressLines[0] ?? null,
+        cu.addressLines[1] ?? null,
+        cu.city,
+        cu.postalCode,
+        cu.country,
+      );
+      if (xmlText(cu.vatNumber)) vatScheme(p, cu.vatNumber);
+      group(p, 'PartyLegalEntity', (e) => {
+        leaf(e, 'RegistrationName', name);
+        if (cu.country === 'NL') leaf(e, 'CompanyID', cu.cocNumber, { schemeID: '0106' });
+      });
+      group(p, 'Contact', (n) => {
+        leaf(n, 'Name', cu.name);
+        leaf(n, 'ElectronicMail', cu.email);
+      });
+    });
 }
 
-/** PEPPOL-EN16931-R010: the buyer needs an electronic address; the best one we know. */
-function buyerEndpoint(cu: CustomerBlock): string {
-  if (cu.cocNumber && cu.country === 'NL') return el('cbc:EndpointID', cu.cocNumber, { schemeID: '0106' });
-  const vat = cu.vatNumber?.replace(/\s/g, '').toUpperCase();
-  const vatSchemes: Record<string, string> = { NL: '9944', BE: '9925', DE: '9930', FR: '9957', AT: '9915' };
-  if (vat && vatSchemes[vat.slice(0, 2)])
-    return el('cbc:EndpointID', vat, { schemeID: vatSchemes[vat.slice(0, 2)]! });
-  if (cu.email) return el('cbc:EndpointID', cu.email, { schemeID: 'EM' });
-  throw new UblError('customer has no KvK number, VAT number or e-mail to address the e-invoice to');
+function vatScheme(party: Node, vatNumber: string | null): void {
+  group(party, 'PartyTaxScheme', (s) => {
+    leaf(s, 'CompanyID', vatNumber);
+    group(s, 'TaxScheme', (t) => leaf(t, 'ID', 'VAT'));
+  });
+}
+
+/**
+ * Peppol EAS codes (code list PEPPOL-EN16931-CL008) of the VAT numbers, by VAT prefix. Austria's
+ * UID number is 9914 (9915 is its public-sector organisation number); Greece's prefix is EL.
+ */
+const VAT_SCHEMES: Record<string, string> = {
+  AT: '9914',
+  BE: '9925',
+  BG: '9926',
+  CH: '9927',
+  CY: '9928',
+  CZ: '9929',
+  DE: '9930',
+  EE: '9931',
+  EL: '9933',
+  ES: '9920',
+  FI: '0213',
+  FR: '9957',
+  GB: '9932',
+  HR: '9934',
+  HU: '9910',
+  IE: '9935',
+  IT: '0211',
+  LT: '9937',
+  LU: '9938',
+  LV: '9939',
+  MT: '9943',
+  NL: '9944',
+  PL: '9945',
+  PT: '9946',
+  RO: '9947',
+  SI: '9949',
+  SK: '9950',
+};
+
+/**
+ * PEPPOL-EN16931-R010: the buyer needs an electronic address with a scheme of the Peppol code
+ * list: the KvK number of a Dutch customer, else its VAT number. An e-mail address is no such
+ * scheme (EM left the list), so a customer with neither gets no e-invoice: a clear refusal
+ * instead of a document every access point rejects.
+ */
+function buyerEndpoint(cu: CustomerBlock): { id: string; scheme: string } {
+  const coc = xmlText(cu.cocNumber);
+  if (coc && cu.country === 'NL') return { id: coc, scheme: '0106' };
+  const vat = xmlText(cu.vatNumber)
+    .replace(/[\s.-]/g, '')
+    .toUpperCase();
+  const vatScheme = VAT_SCHEMES[vat.slice(0, 2)];
+  if (vat && vatScheme) return { id: vat, scheme: vatScheme };
+  throw new UblError(
+    'customer has no KvK number or VAT number (of a country with a Peppol scheme) to address the e-invoice to',
+  );
 }
 
 function postalAddress(
+  party: Node,
   street: string | null,
   additional: string | null,
   city: string | null,
   postalCode: string | null,
   country: string,
-): string {
-  return wrap(
-    'cac:PostalAddress',
-    el('cbc:StreetName', street),
-    el('cbc:AdditionalStreetName', additional),
-    el('cbc:CityName', city),
-    el('cbc:PostalZone', postalCode),
-    wrap('cac:Country', el('cbc:IdentificationCode', country)),
-  );
+): void {
+  group(party, 'PostalAddress', (a) => {
+    leaf(a, 'StreetName', street);
+    leaf(a, 'AdditionalStreetName', additional);
+    leaf(a, 'CityName', city);
+    leaf(a, 'PostalZone', postalCode);
+    group(a, 'Country', (c) => leaf(c, 'IdentificationCode', country));
+  });
 }
 
-function paymentMeans(doc: PrintableDocument): string {
+function paymentMeans(root: Node, doc: PrintableDocument): void {
   // A credit note is paid back by us: our IBAN as payee account would be wrong there.
-  if (doc.kind === 'credit_note' || !doc.company.iban) return '';
-  return wrap(
-    'cac:PaymentMeans',
-    el('cbc:PaymentMeansCode', '58', { name: 'SEPA credit transfer' }),
-    el('cbc:PaymentID', doc.number),
-    wrap(
-      'cac:PayeeFinancialAccount',
-      el('cbc:ID', doc.company.iban.replace(/\s/g, '')),
-      el('cbc:Name', doc.company.name),
-      doc.company.bic ? wrap('cac:FinancialInstitutionBranch', el('cbc:ID', doc.company.bic)) : '',
-    ),
-  );
+  const iban = xmlText(doc.company.iban).replace(/\s/g, '');
+  if (doc.kind === 'credit_note' || !iban) return;
+  group(root, 'PaymentMeans', (m) => {
+    leaf(m, 'PaymentMeansCode', '58', { name: 'SEPA credit transfer' });
+    leaf(m, 'PaymentID', doc.number);
+    group(m, 'PayeeFinancialAccount', (a) => {
+      leaf(a, 'ID', iban);
+      leaf(a, 'Name', doc.company.name);
+      group(a, 'FinancialInstitutionBranch', (b) => leaf(b, 'ID', doc.company.bic));
+    });
+  });
 }
 
-function taxCategory(name: string, category: string, rate: string, reason: string | null): string {
-  const exemption = EXEMPTION[category];
-  return wrap(
-    name,
-    el('cbc:ID', category),
+function taxCategory(
+  parent: Node,
+  name: 'TaxCategory' | 'ClassifiedTaxCategory',
+  category: string,
+  rate: string,
+  reason: string | null,
+): void {
+  const exemption = name === 'TaxCategory' ? EXEMPTION[category] : undefined;
+  group(parent, name, (c) => {
+    leaf(c, 'ID', category);
     // Category O carries no rate (BR-O-05); every other category does.
-    category === 'O' ? '' : el('cbc:Percent', percent(rate)),
-    name === 'cac:TaxCategory' && exemption ? el('cbc:TaxExemptionReasonCode', exemption.code) : '',
-    name === 'cac:TaxCategory' && exemption ? el('cbc:TaxExemptionReason', reason ?? exemption.text) : '',
-    wrap('cac:TaxScheme', el('cbc:ID', 'VAT')),
-  );
+    if (category !== 'O') leaf(c, 'Percent', percent(rate));
+    if (exemption) {
+      leaf(c, 'TaxExemptionReasonCode', exemption.code);
+      leaf(c, 'TaxExemptionReason', xmlText(reason) || exemption.text);
+    }
+    group(c, 'TaxScheme', (s) => leaf(s, 'ID', 'VAT'));
+  });
 }
 
 function documentLine(
+  root: Node,
   l: DocumentLine,
   id: number,
   credit: boolean,
   cur: string,
   reverseCharge: boolean,
-): string {
+): void {
   const total = new Decimal(l.lineTotal);
   // Prices are never negative (BR-27): a discount line is a negative quantity at a positive price.
   const negative = total.isNegative();
@@ -256,30 +353,34 @@ function documentLine(
   const category =
     reverseCharge && l.vatCategory === 'S' && new Decimal(l.vatRate).isZero() ? 'AE' : l.vatCategory;
   const properties = [
-    l.techniqueName ? ['Bedrukking', l.techniqueName] : null,
-    l.printPosition ? ['Drukpositie', l.printPosition] : null,
-    l.printColours ? ['Kleuren', String(l.printColours)] : null,
-  ].filter((p): p is [string, string] => p !== null);
-  return wrap(
-    credit ? 'cac:CreditNoteLine' : 'cac:InvoiceLine',
-    el('cbc:ID', id),
-    el(credit ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity', quantity, { unitCode: UNIT_CODE }),
-    amount('cbc:LineExtensionAmount', total, cur),
-    wrap(
-      'cac:Item',
-      el('cbc:Name', (l.description ?? l.sku ?? `Regel ${id}`).split('\n')[0]!.slice(0, 200)),
-      l.sku ? wrap('cac:SellersItemIdentification', el('cbc:ID', l.sku)) : '',
-      taxCategory('cac:ClassifiedTaxCategory', category, l.vatRate, null),
-      ...properties.map(([n, v]) =>
-        wrap('cac:AdditionalItemProperty', el('cbc:Name', n), el('cbc:Value', v)),
-      ),
-    ),
-    wrap(
-      'cac:Price',
-      el('cbc:PriceAmount', price, { currencyID: cur }),
-      baseQuantity ? el('cbc:BaseQuantity', baseQuantity, { unitCode: UNIT_CODE }) : '',
-    ),
-  );
+    ['Bedrukking', l.techniqueName],
+    ['Drukpositie', l.printPosition],
+    ['Kleuren', l.printColours ? String(l.printColours) : null],
+  ].filter(([, value]) => xmlText(value) !== '');
+  // BT-153: the item name, the first line of the description, at most 200 characters.
+  const itemName = [l.description?.split('\n')[0], l.sku, `Regel ${id}`]
+    .map((v) => xmlText(v).slice(0, 200).trim())
+    .find((v) => v !== '');
+  group(root, credit ? 'CreditNoteLine' : 'InvoiceLine', (n) => {
+    leaf(n, 'ID', id);
+    leaf(n, credit ? 'CreditedQuantity' : 'InvoicedQuantity', quantity, { unitCode: UNIT_CODE });
+    amount(n, 'LineExtensionAmount', total, cur);
+    group(n, 'Item', (item) => {
+      leaf(item, 'Name', itemName);
+      group(item, 'SellersItemIdentification', (s) => leaf(s, 'ID', l.sku));
+      taxCategory(item, 'ClassifiedTaxCategory', category, l.vatRate, null);
+      for (const [key, value] of properties) {
+        group(item, 'AdditionalItemProperty', (p) => {
+          leaf(p, 'Name', key);
+          leaf(p, 'Value', value);
+        });
+      }
+    });
+    group(n, 'Price', (p) => {
+      leaf(p, 'PriceAmount', price, { currencyID: cur });
+      if (baseQuantity) leaf(p, 'BaseQuantity', baseQuantity, { unitCode: UNIT_CODE });
+    });
+  });
 }
 
 /**
