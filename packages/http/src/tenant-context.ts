@@ -15,17 +15,25 @@ export interface TenantContext {
  * SYNC_DB_*). A registry row that names a server wins over all of them.
  */
 export function tenantContextFromEnv(
-  overrides: { commerce?: PgServer; aplt?: PgServer } = {},
+  overrides: {
+    commerce?: PgServer;
+    aplt?: PgServer;
+    /** Connections per tenant database (default 4); a worker running jobs side by side needs more. */
+    poolMax?: number;
+  } = {},
   source: Record<string, string | undefined> = process.env,
 ): TenantContext {
   const e = loadEnv({ ...pgEnv, ...apltDbEnv }, source);
   const server = pgAddressFromEnv(e);
   const defaults = tenantServersFromEnv(e);
   const control = createPgDb({ ...server, database: e.CONTROL_DB }, { max: 2 });
-  const databases = new TenantDatabases({
-    commerce: overrides.commerce ?? defaults.commerce,
-    aplt: overrides.aplt ?? defaults.aplt,
-  });
+  const databases = new TenantDatabases(
+    {
+      commerce: overrides.commerce ?? defaults.commerce,
+      aplt: overrides.aplt ?? defaults.aplt,
+    },
+    overrides.poolMax ? { poolMax: overrides.poolMax } : {},
+  );
   return {
     control,
     registry: new TenantRegistry(control),

@@ -12,7 +12,11 @@ import { startCatalogWorkers } from './workers';
 const config = loadConfig();
 // Queued jobs must survive a Redis restart and never be evicted: refuse (production) or warn.
 await requireDurableRedis(config.REDIS_URL, 'catalog-worker');
-const ctx = tenantContextFromEnv();
+// Each connector run holds one connection for its transaction and needs a second one for its
+// progress and rejects (written outside it): 4 runs of one tenant side by side, plus a commerce
+// sync and a tenant update, must never wait on each other for a connection (the pool's 3 s
+// acquire limit would fail the runs).
+const ctx = tenantContextFromEnv({ poolMax: 12 });
 const connection = createRedis(config.REDIS_URL, { forWorker: true });
 const workers = startCatalogWorkers({
   registry: ctx.registry,
