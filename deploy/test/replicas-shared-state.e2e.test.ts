@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from '@aplt/db';
 import { invalidationChannel, licenseChannel } from '@aplt/licensing';
 import {
   createTestFleet,
@@ -27,6 +28,10 @@ import { seedTenantLicenses } from '../../services/access/src/licensing/license.
 import { cookieHeader, cookiesOf, type Send, startLogin } from '../../services/access/test/helpers';
 import { seedDemoAdmins } from '../../services/auth/test/helpers';
 import { demoAdmin } from '../fleet/seeds/demo-tenants';
+import {
+  storeCacheChannel,
+  storeChangedPublisher,
+} from '../../services/catalog/src/store/store-cache-events';
 
 /**
  * Issue #18, shared state only in shared places: two replicas each of the access, auth and
@@ -186,6 +191,11 @@ describe('two replicas per service share their state (issue #18)', () => {
       () => subscribers(invalidationChannel(redis.prefix, 'access')),
       (n) => n >= 2,
     );
+    await within(
+      20_000,
+      () => subscribers(storeCacheChannel(redis.prefix)),
+      (n) => n >= 2,
+    );
   }, 240_000);
 
   afterAll(async () => {
@@ -211,11 +221,11 @@ describe('two replicas per service share their state (issue #18)', () => {
     return { csrf, cookie: `${csrf.cookie}; ${cookieHeader({ aplt_session: session })}` };
   }
 
-  const validate = (replica: Replica, cookie: string) =>
+  const validate = (replica: Replica, cookie?: string) =>
     httpRequest(`${replica.url}/api/validate`, {
       host: 'access.localhost',
       headers: {
-        cookie,
+        ...(cookie ? { cookie } : {}),
         'x-forwarded-method': 'GET',
         'x-forwarded-host': 'acme.localhost',
         'x-forwarded-uri': '/admin/products',
@@ -242,6 +252,31 @@ describe('two replicas per service share their state (issue #18)', () => {
     expect((await validate(replicas.accessA!, cookie)).status).toBe(401);
     expect((await a('/api/auth/me', { headers: { cookie } })).status).toBe(401);
     expect((await validate(replicas.accessB!, cookie)).status).toBe(401);
+  });
+
+  it('a whitelist change through one access replica holds on the other at once', async () => {
+    const { cookie, csrf } = await signIn(sendTo(replicas.accessA!.url));
+    const anonymous = async () => [
+      (await validate(replicas.accessA!)).status,
+      (await validate(replicas.accessB!)).status,
+    ];
+    // Both replicas have loaded the whitelist (kept ACCESS_CACHE_SECONDS = 600 s): loopback is not on it.
+    expect(await anonymous()).toEqual([401, 401]);
+    const added = await httpRequest(`${replicas.accessA!.url}/api/admin/whitelist`, {
+      method: 'POST',
+      host: 'access.localhost',
+      headers: { cookie, 'x-csrf-token': csrf.token },
+      body: { cidr: '127.0.0.1/32', note: 'replicas test' },
+    });
+    expect(added.status, added.text()).toBe(201);
+    expect(await anonymous()).toEqual([200, 200]);
+    const removed = await httpRequest(`${replicas.accessB!.url}/api/admin/whitelist/${added.json().id}`, {
+      method: 'DELETE',
+      host: 'access.localhost',
+      headers: { cookie, 'x-csrf-token': csrf.token },
+    });
+    expect(removed.status, removed.text()).toBe(200);
+    expect(await anonymous()).toEqual([401, 401]);
   });
 
   it('a license change through one access replica reaches both catalog replicas within 1 s', async () => {
@@ -284,6 +319,35 @@ describe('two replicas per service share their state (issue #18)', () => {
         () => products(r),
         (s) => s === 200,
       );
+  });
+
+  it("a catalog change announced by a worker drops that tenant's cached store pages in both catalog replicas", async () => {
+    const categories = (r: Replica, host = 'acme.localhost') =>
+      httpRequest(`${r.url}/store/aplt/categories`, { headers: viaProxy(host) }).then((res) =>
+        (res.json().categories as Array<{ code: string }>).map((c) => c.code),
+      );
+    const both = async (host?: string) => [
+      await categories(replicas.catalogA!, host),
+      await categories(replicas.catalogB!, host),
+    ];
+    expect(await both()).toEqual([[], []]);
+    expect(await both('beta.localhost')).toEqual([[], []]);
+    // What a connector run or tenant update writes, straight into the tenants' databases.
+    for (const id of ['acme', 'beta'])
+      await sql`INSERT INTO aplt_categories (code, slug, name_nl, name_en, name_de, sort_order)
+        VALUES ('writing', 'schrijfwaren', 'Schrijfwaren', 'Writing', 'Schreibwaren', 1)`.execute(
+        fleet.tenantDbs.get(id)!.aplt.db,
+      );
+    // Kept for CATALOG_STORE_CACHE_SECONDS (600 s): both replicas still answer from memory.
+    expect(await both()).toEqual([[], []]);
+    // The worker's announcement after a job (workers.ts) names acme only.
+    await storeChangedPublisher(redis.redis, redis.prefix)('acme');
+    await within(
+      1000,
+      () => both(),
+      (v) => v.every((codes) => codes.includes('writing')),
+    );
+    expect(await both('beta.localhost')).toEqual([[], []]);
   });
 
   const login = (r: Replica, host: string, email: string, password: string) =>
