@@ -24,9 +24,17 @@ import {
 import { freePort, localUpstreams, type RunningProxy, startCaddy } from '@aplt/proxy';
 import { ensureSecretsFile, LOCAL_SECRETS_FILE } from '../secrets';
 import { startMailCatcher, type MailCatcher } from './mail-catcher';
-import { fleetProcesses } from './manifest';
+import { type FleetProcess, fleetProcesses, nodeArgs } from './manifest';
+import { parseReplicas } from './replicas';
 import { type SeedContext, seedSteps } from './seeds';
 import { ensureSeedMarkers, FLEET_SCOPE, readSeedMarkers, writeSeedMarkers } from './seed-markers';
+import { Supervised } from './supervisor';
+
+/**
+ * How long a replicated service keeps serving after SIGTERM with /readyz at 503: above the
+ * proxy's health check interval (2 s), so new requests already go to the other replicas.
+ */
+export const FLEET_DRAIN_DELAY_MS = 2_500;
 
 export type SeedMode = 'auto' | 'always' | 'never';
 
@@ -96,15 +104,53 @@ export const fleetEnvShape = {
   FLEET_MAIL_DIR: env.str('.run/mail'),
   // Per-install secrets (made on first start, mode 0600); variables already set in the environment win.
   FLEET_SECRETS_FILE: env.str(LOCAL_SECRETS_FILE),
+  // Processes per manifest entry, each on its own port behind the proxy: `2` (every one twice),
+  // `2,catalog=3,catalog-worker=1` (per name), default 1. See replicas.ts.
+  FLEET_REPLICAS: env.parsed('1', (v) =>
+    parseReplicas(
+      v,
+      fleetProcesses.map((p) => p.name),
+    ),
+  ),
+  // `compiled`: each process runs its bundle (`node services/<name>/dist/server.mjs`, made by
+  // `pnpm build`), as the start command and the images do; `tsx`: the TypeScript source (tests).
+  FLEET_RUNTIME: env.oneOf(['tsx', 'compiled'] as const, 'tsx'),
 };
+
+export interface FleetProcessState {
+  /** The manifest name, `<name>.<replica>` when there are several. */
+  name: string;
+  /** The manifest entry's name (`catalog-worker`). */
+  process: string;
+  service: ServiceName;
+  replica: number;
+  port: number | null;
+  /** Undefined while the process is down (between a crash and its restart). */
+  pid: number | undefined;
+  /** How often the supervisor started it again. */
+  restarts: number;
+}
 
 export interface RunningFleet {
   proxyPort: number;
+  /** The port of each service's first replica. */
   ports: Record<ServiceName, number>;
+  /** The ports of every replica of each service (what the proxy balances over). */
+  replicaPorts: Record<ServiceName, number[]>;
   notes: string[];
   stop(): Promise<void>;
-  /** Resolves when a service exits on its own (the fleet is then broken). */
+  /**
+   * Resolves when the proxy exits on its own (the fleet is then unreachable). A service that
+   * exits is restarted by the supervisor instead.
+   */
   crashed: Promise<string>;
+  /** Every process with its state, replicas one by one. */
+  processes(): FleetProcessState[];
+  /**
+   * A planned restart of one process by its name (`auth.2`): SIGTERM, it drains and exits, it is
+   * started again at once; resolves when it is ready. One replica at a time is a rolling restart.
+   */
+  restart(name: string): Promise<void>;
 }
 
 /**
@@ -136,7 +182,8 @@ async function waitHealthy(
   port: number,
   name: string,
   child: ChildProcess,
-  timeoutMs = 60_000,
+  // Generous: a loaded two-core machine starting a dozen processes at once takes minutes.
+  timeoutMs = 180_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -261,9 +308,28 @@ export async function startFleet(opts: {
   const ports = { ...ServicePorts } as Record<ServiceName, number>;
   if (e.FLEET_PORTS === 'auto')
     for (const s of Object.keys(ports) as ServiceName[]) ports[s] = await freePort();
+  // Every process of the manifest as many times as FLEET_REPLICAS says, each HTTP one on its own
+  // port: the first on the service's port, the others on free ports (auto) or 100 apart.
+  const instances: FleetInstance[] = [];
+  for (const p of fleetProcesses) {
+    const count = e.FLEET_REPLICAS[p.name] ?? 1;
+    for (let replica = 1; replica <= count; replica++) {
+      const port =
+        p.port === null
+          ? null
+          : replica === 1
+            ? ports[p.service]
+            : e.FLEET_PORTS === 'auto'
+              ? await freePort()
+              : ports[p.service] + 100 * (replica - 1);
+      instances.push({ process: p, name: count > 1 ? `${p.name}.${replica}` : p.name, replica, port });
+    }
+  }
+  const replicaPorts = {} as Record<ServiceName, number[]>;
+  for (const i of instances) if (i.port !== null) (replicaPorts[i.process.service] ??= []).push(i.port);
   mkdirSync('.run', { recursive: true });
 
-  const children = new Map<string, ChildProcess>();
+  const children = new Map<string, Supervised>();
   let stopping = false;
   let reportCrash: (name: string) => void = () => {};
   const crashed = new Promise<string>((resolve) => {
@@ -272,6 +338,7 @@ export async function startFleet(opts: {
   const serviceEnv: Record<string, string> = { ...ensureSecretsFile(e.FLEET_SECRETS_FILE) };
   notes.push(`secrets: ${e.FLEET_SECRETS_FILE} (made once per checkout, mode 0600; delete it to rotate)`);
   for (const [k, v] of Object.entries(source)) if (v !== undefined && v !== '') serviceEnv[k] = v;
+  // Service-to-service calls (internal routes, never through the proxy) go to the first replica.
   for (const s of Object.keys(ports) as ServiceName[]) {
     serviceEnv[`${s.toUpperCase().replace(/-/g, '_')}_URL`] = `http://127.0.0.1:${ports[s]}`;
   }
@@ -292,64 +359,57 @@ export async function startFleet(opts: {
   // The storefront calls the store API through the proxy on the tenant host (server side).
   serviceEnv.STORE_API_URL ??= serviceEnv.PUBLIC_PROXY_URL;
   serviceEnv.NEXT_PUBLIC_GATEKEEPER_ENABLED ??= 'true';
+  const replicated = new Set(
+    instances.filter((i) => i.replica > 1 && i.port !== null).map((i) => i.process.service),
+  );
+  if (replicated.size) notes.push(`replicas: ${describeReplicas(instances)} (FLEET_REPLICAS)`);
 
-  const stopChildren = async () => {
-    await Promise.all(
-      [...children.values()].map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-            child.once('exit', () => {
-              clearTimeout(timer);
-              resolve();
-            });
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
-  };
+  const stopChildren = () => Promise.all([...children.values()].map((c) => c.stop()));
 
   let proxy: RunningProxy | undefined;
   try {
-    const spawnProcess = (p: (typeof fleetProcesses)[number]) => {
-      const output = serviceStdio(p.name, opts.serviceOutput ? 'pipe' : opts.serviceLogs);
-      let child: ChildProcess;
-      try {
-        child = spawn(process.execPath, p.args ?? ['--import', 'tsx', p.entry], {
-          cwd: p.cwd,
-          env: { ...serviceEnv, ...(p.port === null ? {} : { PORT: String(ports[p.service]) }) },
-          stdio: ['ignore', output.out, output.out],
-        });
-      } finally {
-        output.spawned();
-      }
-      children.set(p.name, child);
-      const forward = (line: string) => opts.serviceOutput?.(p.name, line);
-      child.stdout?.on('data', lineSplitter(forward));
-      child.stderr?.on('data', lineSplitter(forward));
-      child.once('exit', (code, signal) => {
-        if (!stopping) reportCrash(`${p.name} exited (${signal ?? code})`);
+    const spawnInstance = (i: FleetInstance) => {
+      const p = i.process;
+      const env: Record<string, string> = { ...serviceEnv };
+      if (i.port !== null) env.PORT = String(i.port);
+      // A replica keeps serving with /readyz at 503 until the proxy's health checks (every 2 s)
+      // have moved new requests to another replica, then stops listening.
+      if (replicated.has(p.service)) env.DRAIN_DELAY_MS ??= String(FLEET_DRAIN_DELAY_MS);
+      const supervised = new Supervised(i.name, {
+        spawn: () => {
+          const output = serviceStdio(i.name, opts.serviceOutput ? 'pipe' : opts.serviceLogs);
+          let child: ChildProcess;
+          try {
+            child = spawn(process.execPath, nodeArgs(p, e.FLEET_RUNTIME), {
+              cwd: p.cwd,
+              env,
+              stdio: ['ignore', output.out, output.out],
+            });
+          } finally {
+            output.spawned();
+          }
+          const forward = (line: string) => opts.serviceOutput?.(i.name, line);
+          child.stdout?.on('data', lineSplitter(forward));
+          child.stderr?.on('data', lineSplitter(forward));
+          return child;
+        },
+        ready: (child) => (i.port === null ? Promise.resolve() : waitHealthy(i.port, i.name, child)),
+        log,
       });
-      return child;
+      children.set(i.name, supervised);
     };
-    const healthy = (group: typeof fleetProcesses) =>
-      Promise.all(
-        group
-          .filter((p) => p.port !== null)
-          .map((p) => waitHealthy(ports[p.service], p.name, children.get(p.name) as ChildProcess)),
-      );
+    const healthy = (group: FleetInstance[]) => Promise.all(group.map((i) => children.get(i.name)?.ready()));
     // The access service first: every other service fetches its licenses from it at start-up.
-    const first = fleetProcesses.filter((p) => p.service === 'access');
-    const rest = fleetProcesses.filter((p) => p.service !== 'access');
-    first.forEach(spawnProcess);
+    const first = instances.filter((i) => i.process.service === 'access');
+    const rest = instances.filter((i) => i.process.service !== 'access');
+    first.forEach(spawnInstance);
     await healthy(first);
-    rest.forEach(spawnProcess);
+    rest.forEach(spawnInstance);
     await healthy(rest);
     proxy = await startCaddy({
       port: e.PROXY_PORT,
       domain: e.PROXY_DOMAIN,
-      upstreams: localUpstreams(ports),
+      upstreams: localUpstreams(replicaPorts),
       bind: '127.0.0.1',
     });
   } catch (err) {
@@ -358,6 +418,8 @@ export async function startFleet(opts: {
     await mail?.close();
     throw err;
   }
+  // From here a process that exits is restarted (with backoff) while the others keep serving.
+  for (const c of children.values()) c.supervise();
   const secs = (ms: number) => (ms / 1000).toFixed(1);
   const ready = performance.now();
   log(
@@ -367,11 +429,28 @@ export async function startFleet(opts: {
   runningProxy.process.once('exit', () => {
     if (!stopping) reportCrash('proxy exited');
   });
+  const supervisedNamed = (name: string) => {
+    const c = children.get(name);
+    if (!c) throw new Error(`no fleet process ${name} (${[...children.keys()].join(', ')})`);
+    return c;
+  };
   return {
     proxyPort: e.PROXY_PORT,
     ports,
+    replicaPorts,
     notes,
     crashed,
+    processes: () =>
+      instances.map((i) => ({
+        name: i.name,
+        process: i.process.name,
+        service: i.process.service,
+        replica: i.replica,
+        port: i.port,
+        pid: children.get(i.name)?.pid,
+        restarts: children.get(i.name)?.restarts ?? 0,
+      })),
+    restart: (name) => supervisedNamed(name).restart(),
     async stop() {
       stopping = true;
       await runningProxy.stop();
@@ -379,4 +458,23 @@ export async function startFleet(opts: {
       await mail?.close();
     },
   };
+}
+
+/** One process of the running fleet: a manifest entry's replica. */
+interface FleetInstance {
+  process: FleetProcess;
+  /** The manifest name, with `.<replica>` when there are several (`auth.2`): log prefix and file. */
+  name: string;
+  replica: number;
+  port: number | null;
+}
+
+/** `auth ×2, catalog ×3, ...` for the banner: the processes that run more than once. */
+function describeReplicas(instances: FleetInstance[]): string {
+  const counts = new Map<string, number>();
+  for (const i of instances) counts.set(i.process.name, Math.max(counts.get(i.process.name) ?? 0, i.replica));
+  return [...counts]
+    .filter(([, n]) => n > 1)
+    .map(([name, n]) => `${name} x${n}`)
+    .join(', ');
 }

@@ -64,3 +64,20 @@ export const key = () =>
     .string()
     .regex(/^[A-Za-z0-9+/]+=*$/, 'expected base64 DER (deploy/secrets.ts generates it)')
     .describe(SECRET);
+
+/**
+ * A value in a small language of its own (e.g. FLEET_REPLICAS `2,catalog=3`), parsed once at
+ * start-up by `parse`; what `parse` throws becomes the problem reported for the variable.
+ */
+export const parsed = <T>(fallback: string, parse: (value: string) => T) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx): T => {
+      try {
+        return parse(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: err instanceof Error ? err.message : String(err) });
+        return z.NEVER;
+      }
+    });
