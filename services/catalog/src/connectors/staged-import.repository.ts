@@ -267,7 +267,10 @@ export async function resolveStagedPrices(trx: Trx, supplier: string): Promise<v
       LEFT JOIN aplt_products p ON m.id IS NULL AND p.supplier_code = ${supplier} AND p.supplier_sku = x.supplier_sku
     ) r`.execute(trx);
   await sql`CREATE INDEX ON aplt_stage_prices_resolved (ord)`.execute(trx);
-  await sql`ANALYZE aplt_stage_prices, aplt_stage_prices_resolved`.execute(trx);
+  // Statistics of the columns the writes join and filter on (not of every staged value).
+  await sql`ANALYZE aplt_stage_prices (ord), aplt_stage_prices_resolved (ord, product_id, variant_id, reject)`.execute(
+    trx,
+  );
 }
 
 const priceRecordRaw = sql`(SELECT json_build_object('supplierSku', r.supplier_sku, 'currency', min(s.currency),
@@ -500,7 +503,9 @@ export async function resolveStagedPositions(trx: Trx, supplier: string): Promis
     WHERE r.writable ORDER BY r.product_id, r."positionCode", x.id, r.ord`.execute(trx);
   await sql`CREATE INDEX ON aplt_stage_positions (gid)`.execute(trx);
   await sql`CREATE INDEX ON aplt_stage_position_links (product_id, code)`.execute(trx);
-  await sql`ANALYZE aplt_stage_positions, aplt_stage_position_links, aplt_stage_positions_rec`.execute(trx);
+  // Statistics of the columns the writes join and filter on (not of the staged JSON).
+  await sql`ANALYZE aplt_stage_positions (gid, product_id, code), aplt_stage_position_links (product_id, code),
+    aplt_stage_positions_rec (ord, reject)`.execute(trx);
 }
 
 export async function stagedPositionRejects(
