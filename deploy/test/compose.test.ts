@@ -126,7 +126,31 @@ describe('docker-compose.yml', () => {
     expect(dockerfile).toContain('pnpm --filter @aplt/admin-web build');
     // The storefront's compose service runs server.mjs on the build made in the image.
     expect(dockerfile).toContain('pnpm --filter @aplt/storefront build');
-    expect(dockerfile).toContain('services/${SERVICE}/src/server.ts');
+    // Services run their bundles (issue #17), built in the image by turbo.
+    expect(dockerfile).toContain('pnpm build');
+    expect(dockerfile).toContain('services/${SERVICE}/dist/server.mjs');
+    expect(dockerfile).not.toMatch(/--import tsx/);
+  });
+
+  it('runs every process from a bundle that `pnpm build` makes, none through tsx', () => {
+    const commands = Object.values(compose.services as Record<string, { command?: string[] }>)
+      .map((s) => s.command)
+      .filter((c): c is string[] => Array.isArray(c) && c[0] === 'node');
+    expect(commands.length).toBeGreaterThanOrEqual(2);
+    for (const command of commands) {
+      expect(command).not.toContain('tsx');
+      const bundle = command.find((a) => a.endsWith('.mjs'));
+      expect(bundle, command.join(' ')).toBeDefined();
+      if (bundle === 'server.mjs') continue; // the storefront's own server, not a bundle
+      // deploy/dist/x.mjs comes from deploy/fleet/x.ts, services/s/dist/x.mjs from services/s/src/x.ts.
+      const source = bundle!.startsWith('deploy/dist/')
+        ? bundle!.replace('deploy/dist/', 'deploy/fleet/').replace(/\.mjs$/, '.ts')
+        : bundle!.replace('/dist/', '/src/').replace(/\.mjs$/, '.ts');
+      expect(existsSync(new URL(source, root)), source).toBe(true);
+      const pkg = bundle!.split('/dist/')[0]!;
+      const scripts = JSON.parse(readFileSync(new URL(`${pkg}/package.json`, root), 'utf8')).scripts;
+      expect(scripts.build, `${pkg} has a build script`).toMatch(/bundle\.ts/);
+    }
   });
 
   // Issue #18: replicas, restart policies, a second PostgreSQL server, a durable Redis.
@@ -168,7 +192,7 @@ describe('docker-compose.yml', () => {
   it('runs the catalog worker beside the HTTP replicas, without an HTTP health check', () => {
     const worker = compose.services['catalog-worker'];
     expect(worker.build.args.SERVICE).toBe('catalog');
-    expect(worker.command).toEqual(['node', '--import', 'tsx', 'services/catalog/src/worker.ts']);
+    expect(worker.command).toEqual(['node', '--enable-source-maps', 'services/catalog/dist/worker.mjs']);
     expect(existsSync(new URL('services/catalog/src/worker.ts', root))).toBe(true);
     expect(worker.healthcheck.disable).toBe(true);
     expect(worker.environment.REDIS_URL).toBe('redis://redis:6379');
