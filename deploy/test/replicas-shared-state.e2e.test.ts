@@ -65,7 +65,8 @@ async function startReplica(name: string, service: string, env: Record<string, s
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
+  // Generous: six tsx processes start at once on a shared two-core machine.
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null)
       throw new Error(`${name} exited during start-up:\n${output.join('')}`);
@@ -76,7 +77,7 @@ async function startReplica(name: string, service: string, env: Record<string, s
     if (ok) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${name} not healthy within 90 s:\n${output.join('')}`);
+      throw new Error(`${name} not healthy within 180 s:\n${output.join('')}`);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -196,7 +197,7 @@ describe('two replicas per service share their state (issue #18)', () => {
       () => subscribers(storeCacheChannel(redis.prefix)),
       (n) => n >= 2,
     );
-  }, 240_000);
+  }, 480_000);
 
   afterAll(async () => {
     await Promise.allSettled(Object.values(replicas).map((r) => stopReplica(r)));

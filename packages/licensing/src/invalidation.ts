@@ -14,6 +14,8 @@ import { Redis } from 'ioredis';
 export const invalidationChannel = (prefix: string, topic: string) => `${prefix}:invalidate:${topic}`;
 
 export interface InvalidationSubscriber {
+  /** The subscriber's name in Redis CLIENT LIST (operators and tests find it by this). */
+  readonly connectionName: string;
   /** Resolves once the channel is subscribed (the first time); never rejects. */
   readonly ready: Promise<void>;
   /** Whether the channel is subscribed right now. */
@@ -32,9 +34,10 @@ export interface SubscribeOptions {
 
 /** One dedicated connection per subscriber: a subscribed Redis connection can do nothing else. */
 export function subscribeInvalidations(opts: SubscribeOptions): InvalidationSubscriber {
+  const connectionName = `invalidation-${process.pid}-${randomBytes(3).toString('hex')}`;
   const sub = new Redis(opts.url, {
     maxRetriesPerRequest: null,
-    connectionName: `invalidation-${process.pid}-${randomBytes(3).toString('hex')}`,
+    connectionName,
     retryStrategy: (times) => Math.min(times * 100, 2000),
   });
   let subscribed = false;
@@ -64,6 +67,7 @@ export function subscribeInvalidations(opts: SubscribeOptions): InvalidationSubs
     },
   );
   return {
+    connectionName,
     ready,
     get connected() {
       return subscribed && sub.status === 'ready';
