@@ -1,0 +1,67 @@
+import { Agent, request } from 'node:http';
+
+export interface LoadResult {
+  /** Requests answered with the expected status. */
+  ok: number;
+  /** Every other outcome: a status, or the error of a request that got no answer. */
+  failures: string[];
+  /** Milliseconds per request (answered ones), in the order they finished. */
+  latencies: number[];
+  /** When each request finished (performance.now()), parallel to latencies. */
+  finishedAt: number[];
+}
+
+/**
+ * Steady idempotent traffic: `connections` clients, each sending GET requests one after another
+ * over keep-alive connections to the proxy, until stop(). What a user's browser does, and what a
+ * rolling restart must not disturb.
+ */
+export function steadyLoad(opts: {
+  port: number;
+  /** What each client asks, in turn (one target: always the same). */
+  targets: ReadonlyArray<{ host: string; path: string }>;
+  connections: number;
+  expectStatus?: number;
+}): { stop(): Promise<LoadResult>; result: LoadResult } {
+  const agent = new Agent({ keepAlive: true, maxSockets: opts.connections });
+  const result: LoadResult = { ok: 0, failures: [], latencies: [], finishedAt: [] };
+  let running = true;
+  const one = (target: { host: string; path: string }) =>
+    new Promise<void>((resolve) => {
+      const started = performance.now();
+      const fail = (what: string) => {
+        result.failures.push(`${target.host}${target.path}: ${what}`);
+        resolve();
+      };
+      const req = request(
+        { host: '127.0.0.1', port: opts.port, path: target.path, headers: { host: target.host }, agent },
+        (res) => {
+          res.resume();
+          res.once('end', () => {
+            const now = performance.now();
+            if (res.statusCode === (opts.expectStatus ?? 200)) {
+              result.ok++;
+              result.latencies.push(now - started);
+              result.finishedAt.push(now);
+              resolve();
+            } else fail(`status ${res.statusCode}`);
+          });
+          res.once('error', (err) => fail(`response ${err.message}`));
+        },
+      );
+      req.once('error', (err) => fail(`request ${err.message}`));
+      req.end();
+    });
+  const clients = Array.from({ length: opts.connections }, async (_, client) => {
+    for (let i = client; running; i++) await one(opts.targets[i % opts.targets.length]!);
+  });
+  return {
+    result,
+    async stop() {
+      running = false;
+      await Promise.all(clients);
+      agent.destroy();
+      return result;
+    },
+  };
+}
