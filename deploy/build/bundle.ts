@@ -9,7 +9,8 @@
  * output folder to that file. The bundle therefore runs where it was built, inside the same
  * `node_modules` (the compose image builds it after `pnpm install`, like the start command).
  *
- * Run from a package folder: `tsx ../../deploy/build/bundle.ts` (turbo's `build` task does).
+ * Run from a package folder with its entries: `tsx ../../deploy/build/bundle.ts src/server.ts`
+ * (each package's `build` script; turbo's `build` task runs them).
  */
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -17,8 +18,6 @@ import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
 
-/** The process entries a package may have; the ones that exist are built. */
-const ENTRIES = ['src/server.ts', 'src/worker.ts', 'fleet/main.ts', 'fleet/prepare.ts'];
 const WORKSPACE_SCOPE = '@aplt/';
 const builtins = new Set(builtinModules);
 
@@ -49,12 +48,15 @@ function externalPackagesByFile(outdir: string): Plugin {
   };
 }
 
-export async function bundlePackage(packageDir: string): Promise<string[]> {
-  const entryPoints = ENTRIES.filter((e) => existsSync(path.join(packageDir, e))).map((e) =>
-    path.join(packageDir, e),
-  );
-  if (entryPoints.length === 0) throw new Error(`${packageDir} has none of ${ENTRIES.join(', ')}`);
-  const outdir = path.join(packageDir, 'dist');
+/** Bundles each process entry of a package (paths relative to it) into `outdir/<name>.mjs`. */
+export async function bundlePackage(
+  packageDir: string,
+  entries: string[],
+  outdir = path.join(packageDir, 'dist'),
+): Promise<string[]> {
+  if (entries.length === 0) throw new Error('name the process entries to bundle (src/server.ts ...)');
+  const entryPoints = entries.map((e) => path.join(packageDir, e));
+  for (const e of entryPoints) if (!existsSync(e)) throw new Error(`${e} does not exist`);
   await rm(outdir, { recursive: true, force: true });
   await build({
     entryPoints,
@@ -79,6 +81,6 @@ export async function bundlePackage(packageDir: string): Promise<string[]> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const dir = process.cwd();
-  const built = await bundlePackage(dir);
+  const built = await bundlePackage(dir, process.argv.slice(2));
   console.log(`bundled ${built.join(', ')} -> ${path.relative(process.cwd(), path.join(dir, 'dist'))}/`);
 }
