@@ -28,11 +28,14 @@ const PRODUCTS = 15_000;
 // killed run has written into its transaction.
 const SENT_BEFORE_STALL = 12_000;
 
+// Every 100th product has no name: a reject, written outside the run's transaction.
+const REJECTED = PRODUCTS / 100;
+
 function product(i: number) {
   return {
     master_code: `KX${i}`,
     master_id: String(50_000_000 + i),
-    product_name: { nl: `Product ${i}`, en: `Product ${i}` },
+    product_name: i % 100 === 0 ? null : { nl: `Product ${i}`, en: `Product ${i}` },
     brand: 'kx',
     category_code: 'pens',
     printable: 'yes',
@@ -181,6 +184,14 @@ describe('catalog worker killed with SIGKILL in the middle of a connector run', 
       (read) => read >= SENT_BEFORE_STALL,
       'rows read by the first attempt',
     );
+    const rejects = async () =>
+      Number(
+        (
+          await sql<{ n: string }>`SELECT count(*)::text AS n FROM aplt_connector_rejects
+            WHERE sync_id = ${runId}`.execute(db())
+        ).rows[0]?.n,
+      );
+    await until(rejects, (n) => n > 0, 'the first attempt’s rejects');
     await until(
       async () =>
         Number(
@@ -234,14 +245,23 @@ describe('catalog worker killed with SIGKILL in the middle of a connector run', 
             status: string;
             error: string | null;
             rows_read: number;
-          }>`SELECT status, error, rows_read
+            rows_rejected: number;
+          }>`SELECT status, error, rows_read, rows_rejected
             FROM aplt_connector_sync WHERE id = ${runId}`.execute(db())
         ).rows[0],
       (row) => row?.status === 'succeeded' || row?.status === 'failed',
       'the run after the restart',
     );
-    expect(done).toMatchObject({ status: 'succeeded', error: null, rows_read: PRODUCTS });
-    expect(await counts()).toEqual({ products: String(PRODUCTS), variants: String(PRODUCTS) });
+    expect(done).toMatchObject({
+      status: 'succeeded',
+      error: null,
+      rows_read: PRODUCTS,
+      rows_rejected: REJECTED,
+    });
+    const imported = String(PRODUCTS - REJECTED);
+    expect(await counts()).toEqual({ products: imported, variants: imported });
+    // The killed attempt's rejects are not left beside the retry's.
+    expect(await rejects()).toBe(REJECTED);
     const finished = await until(
       () => queues.queue('connectors').getJob(jobId),
       (j) => Boolean(j?.finishedOn),
@@ -256,7 +276,7 @@ describe('catalog worker killed with SIGKILL in the middle of a connector run', 
 
     second.child.kill('SIGTERM');
     expect((await second.exited).code).toBe(0);
-  });
+  }, 180_000);
 
   it('refuses to start under NODE_ENV=production when Redis would lose jobs, and only warns in development', async () => {
     const wrong = await startTestRedisServer(['--appendonly', 'no', '--maxmemory-policy', 'allkeys-lru']);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type Kysely, sql } from '@aplt/db';
+import { createPgDb, type Kysely, sql } from '@aplt/db';
 import { createRedis, QueueClient, type Redis } from '@aplt/queue';
 import {
   createTestFleet,
@@ -47,7 +47,20 @@ describe('queues: exactly once with two worker replicas, and across a Redis rest
   let queues: QueueClient;
   let replicas: WorkerReplicas;
   const prefix = `q${process.pid}`;
-  const db = (tenantId: string): Kysely<any> => fleet.tenantDbs.get(tenantId)!.aplt.db;
+  // The test's own pools, one connection per connector slot of a tenant: queuing runs never
+  // waits for a connection (the pools of createTestFleet hold 5).
+  const pools = new Map<string, Kysely<any>>();
+  const db = (tenantId: string): Kysely<any> => {
+    let pool = pools.get(tenantId);
+    if (!pool) {
+      pool = createPgDb(fleet.tenantDbs.get(tenantId)!.aplt.address, {
+        max: 16,
+        applicationName: 'queue-test',
+      });
+      pools.set(tenantId, pool);
+    }
+    return pool;
+  };
 
   beforeAll(async () => {
     [fleet, redis, smtp, receiver] = await Promise.all([
@@ -81,6 +94,7 @@ describe('queues: exactly once with two worker replicas, and across a Redis rest
     await replicas?.stopAll();
     await queues?.close();
     producer?.disconnect();
+    await Promise.allSettled([...pools.values()].map((p) => p.destroy()));
     await Promise.allSettled([redis?.cleanup(), smtp?.close(), receiver?.close(), fleet?.cleanup()]);
   });
 
@@ -247,7 +261,7 @@ describe('queues: exactly once with two worker replicas, and across a Redis rest
     expect(pids.size).toBe(2);
 
     await replicas.stopAll();
-  });
+  }, 900_000);
 
   it(`keeps ${JOBS_WHILE_DOWN} jobs of each kind queued while no worker runs across a Redis restart, then runs each once`, async () => {
     await replicas.stopAll();
@@ -305,5 +319,5 @@ describe('queues: exactly once with two worker replicas, and across a Redis rest
         `${run.tenantId}/${run.connector} run ${run.runId}: ${row.rows[0]?.error}`,
       ).toBe('succeeded');
     }
-  });
+  }, 300_000);
 });

@@ -26,13 +26,6 @@ const workers = startCatalogWorkers({
   storeChanged: storeChangedPublisher(connection, config.REDIS_PREFIX),
   log: (msg, extra) => console.log(JSON.stringify({ service: 'catalog-worker', msg, ...extra })),
 });
-console.log(
-  JSON.stringify({
-    service: 'catalog-worker',
-    msg: 'workers started',
-    queues: ['connectors', 'commerce-sync', 'tenant-update'],
-  }),
-);
 
 let stopping = false;
 const stop = async () => {
@@ -45,3 +38,12 @@ const stop = async () => {
 };
 process.once('SIGINT', () => void stop());
 process.once('SIGTERM', () => void stop());
+// Logged after the handlers are in place: a SIGTERM sent on seeing this line must not meet
+// Node's default action (exit without closing the workers).
+console.log(
+  JSON.stringify({
+    service: 'catalog-worker',
+    msg: 'workers started',
+    queues: ['connectors', 'commerce-sync', 'tenant-update'],
+  }),
+);

@@ -49,15 +49,23 @@ export async function setJobId(db: Kysely<any>, id: number, jobId: string): Prom
   await db.updateTable('aplt_connector_sync').set({ job_id: jobId }).where('id', '=', id).execute();
 }
 
-/** queued -> running; false when the run is not queued (already taken, or cancelled). */
+/**
+ * queued -> running; false when the run is not queued (already taken, or cancelled). A run that
+ * is still `running` is taken again too: its worker died (SIGKILL) and BullMQ's stalled-job check
+ * handed the job on. Its transaction died with it, but the rejects it wrote outside the
+ * transaction did not: they go in the same statement, so the new attempt reports its own only.
+ */
 export async function markRunning(db: Kysely<any>, id: number): Promise<boolean> {
-  const res = await db
-    .updateTable('aplt_connector_sync')
-    .set({ status: 'running', started_at: sql`now()`, error: null, progress: '0' })
-    .where('id', '=', id)
-    .where('status', 'in', ['queued', 'running'])
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) > 0;
+  const res = await sql<{ taken: number }>`
+    WITH taken AS (
+      UPDATE aplt_connector_sync SET status = 'running', started_at = now(), error = NULL, progress = 0
+      WHERE id = ${id} AND status IN ('queued', 'running')
+      RETURNING id
+    ), cleared AS (
+      DELETE FROM aplt_connector_rejects WHERE sync_id IN (SELECT id FROM taken)
+    )
+    SELECT count(*)::int AS taken FROM taken`.execute(db);
+  return (res.rows[0]?.taken ?? 0) > 0;
 }
 
 export async function updateProgress(
