@@ -42,3 +42,4 @@ export { OPERATOR_ROLE, type OperatorOptions } from './operator-plugin';
 export { checkFeatureDeclaration, featureTag, needsFeatureDeclaration } from './license-guard';
 export { badStringPath } from './string-input';
 export { drainRequest, payloadTooLarge } from './body-drain';
+export { escapeHtml, scriptJson } from './html';

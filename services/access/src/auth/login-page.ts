@@ -1,5 +1,4 @@
-/** JSON for an inline script: `<` escaped so no value can close the script element. */
-const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
+import { scriptJson } from '@aplt/http';
 
 /**
  * The login page: one self-contained document. Its script solves the proof-of-work CAPTCHA with

@@ -1,6 +1,5 @@
 import { knownRoles } from './roles';
-
-const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
+import { scriptJson } from '@aplt/http';
 
 /**
  * /admin/users for access admins: the users with their roles, tenant and state; add a user with

@@ -1,6 +1,5 @@
 import { featureCatalog } from '@aplt/licensing';
-
-const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
+import { scriptJson } from '@aplt/http';
 
 /**
  * /admin/licenses: tenants with enabled/total counts, features grouped under headings with

@@ -1,5 +1,4 @@
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '@aplt/http';
 
 /** What `/app` shows when the panel has not been built: what to run, in Dutch and English. */
 export function notBuiltPage(): string {
@@ -12,7 +11,7 @@ main{background:#fff;border:1px solid #e5e7eb;border-radius:12px;padding:32px 40
 h1{font-size:20px;margin:0 0 12px}code{background:#f3f4f6;border-radius:6px;padding:2px 6px}p{margin:8px 0}</style></head>
 <body><main data-state="not-built">
 <h1>Het beheerpaneel is nog niet gebouwd / The admin panel has not been built</h1>
-<p>Bouw het met / Build it with <code>${escape(command)}</code>, or start the fleet with <code>bash deploy/start.sh</code>, which builds it when it is missing or stale. Then reload this page.</p>
+<p>Bouw het met / Build it with <code>${escapeHtml(command)}</code>, or start the fleet with <code>bash deploy/start.sh</code>, which builds it when it is missing or stale. Then reload this page.</p>
 <p>The service reads the build from <code>services/admin/web/dist</code> unless <code>ADMIN_WEB_DIST</code> names another folder.</p>
 </main></body></html>`;
 }

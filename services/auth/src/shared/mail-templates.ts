@@ -1,7 +1,5 @@
 import type { Mail } from './mailer';
-
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '@aplt/http';
 
 /** The fleet's branded frame: one look for every account e-mail. */
 function branded(
@@ -13,10 +11,10 @@ function branded(
   const html = `<!doctype html><html><body style="margin:0;background:#f4f5f7;font-family:Arial,sans-serif">
 <table width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:24px">
 <table width="560" cellpadding="0" cellspacing="0" style="background:#fff;border-radius:8px">
-<tr><td style="background:#1f2a44;color:#fff;padding:16px 24px;font-size:18px;font-weight:bold">${escape(brand)}</td></tr>
-<tr><td style="padding:24px;color:#1f2a44"><h1 style="font-size:20px">${escape(title)}</h1>
-${paragraphs.map((p) => `<p>${escape(p)}</p>`).join('\n')}
-${action ? `<p><a href="${escape(action.url)}" style="display:inline-block;background:#2f6fed;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none">${escape(action.label)}</a></p><p style="font-size:12px;color:#667">${escape(action.url)}</p>` : ''}
+<tr><td style="background:#1f2a44;color:#fff;padding:16px 24px;font-size:18px;font-weight:bold">${escapeHtml(brand)}</td></tr>
+<tr><td style="padding:24px;color:#1f2a44"><h1 style="font-size:20px">${escapeHtml(title)}</h1>
+${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+${action ? `<p><a href="${escapeHtml(action.url)}" style="display:inline-block;background:#2f6fed;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none">${escapeHtml(action.label)}</a></p><p style="font-size:12px;color:#667">${escapeHtml(action.url)}</p>` : ''}
 </td></tr></table></td></tr></table></body></html>`;
   const text = [title, '', ...paragraphs, ...(action ? ['', `${action.label}: ${action.url}`] : [])].join(
     '\n',

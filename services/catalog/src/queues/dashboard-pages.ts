@@ -1,13 +1,5 @@
 import { randomBytes } from 'node:crypto';
-
-/** JSON for an inline script: `<` escaped so no value can close the script element. */
-const scriptJson = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c');
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
+import { escapeHtml, scriptJson } from '@aplt/http';
 
 /** A page with its own nonce: the CSP allows only its inline script and style and same-origin fetches. */
 export interface Page {

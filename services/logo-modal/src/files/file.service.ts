@@ -6,6 +6,7 @@ import { masterDb } from '../catalog/catalog.service';
 import type { FileKind } from '../db-types';
 import { listFiles, type FileRow } from '../transactions/transaction.repository';
 import { requireTransaction, type TransactionDeps } from '../transactions/transaction.service';
+import { escapeHtml } from '@aplt/http';
 
 export interface ServedFile {
   data: Buffer;
@@ -109,12 +110,6 @@ export async function zipStream(
   return { stream: out, filename: `logo-transaction-${tx.id}.zip` };
 }
 
-const esc = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
-
 /** GET .../modal: a small page listing every file, meant to be shown in the webshop's iframe. */
 export async function filesPage(deps: TransactionDeps, id: string): Promise<string> {
   const index = await filesIndex(deps, id);
@@ -129,15 +124,15 @@ export async function filesPage(deps: TransactionDeps, id: string): Promise<stri
     ['Logo (EPS)', f.eps],
     ['All files (ZIP)', f.download_zip],
   ];
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Files of ${esc(tx.id)}</title>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Files of ${escapeHtml(tx.id)}</title>
 <style>body{font-family:system-ui,sans-serif;margin:16px;color:#222}img{max-width:320px;border:1px solid #ddd;display:block;margin:8px 0}li{margin:4px 0}</style></head>
-<body><h1>Files</h1><p>${esc(tx.product_sku)} · ${esc(tx.technique_name ?? '')} · ${esc(tx.print_area ?? '')} mm · ${tx.quantity} pcs</p>
-<img src="${esc(f.screenshot as string)}" alt="Product preview">
+<body><h1>Files</h1><p>${escapeHtml(tx.product_sku)} · ${escapeHtml(tx.technique_name ?? '')} · ${escapeHtml(tx.print_area ?? '')} mm · ${tx.quantity} pcs</p>
+<img src="${escapeHtml(f.screenshot as string)}" alt="Product preview">
 <ul>${items
     .filter(([, href]) => href)
     .map(
       ([label, href]) =>
-        `<li><a href="${esc(href as string)}" target="_blank" rel="noopener">${esc(label)}</a></li>`,
+        `<li><a href="${escapeHtml(href as string)}" target="_blank" rel="noopener">${escapeHtml(label)}</a></li>`,
     )
     .join('')}</ul></body></html>`;
 }

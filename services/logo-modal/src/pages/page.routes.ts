@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { packageDir } from '@aplt/config';
-import type { App } from '@aplt/http';
+import { scriptJson, type App } from '@aplt/http';
 import type { FastifyReply } from 'fastify';
 
 const publicDir = pathToFileURL(`${packageDir(import.meta.url)}/public/`);
@@ -18,7 +18,7 @@ const types: Record<string, string> = {
  */
 export function pageRoutes(app: App, opts: { allowedOrigins: string[] }) {
   const frameAncestors = ["'self'", ...opts.allowedOrigins].join(' ');
-  const config = JSON.stringify({ allowedOrigins: opts.allowedOrigins }).replace(/</g, '\\u003c');
+  const config = scriptJson({ allowedOrigins: opts.allowedOrigins });
 
   async function serve(reply: FastifyReply, file: string, embeddable: boolean) {
     const ext = file.split('.').pop() as string;

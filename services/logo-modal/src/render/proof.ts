@@ -1,11 +1,6 @@
 import { parsePrintArea, placeLogo } from '../catalog/geometry';
 import type { LogoFormat } from './logo-info';
-
-const esc = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
+import { escapeHtml } from '@aplt/http';
 
 const fmt = (n: number) => (Math.round(n * 10) / 10).toString();
 
@@ -70,7 +65,10 @@ export function proofHtml(p: ProofInput): string {
   const W = area.widthMm * scale;
   const H = area.heightMm * scale;
   const swatches = p.colors
-    .map((c) => `<span class="sw"><span class="chip" style="background:${esc(c)}"></span>${esc(c)}</span>`)
+    .map(
+      (c) =>
+        `<span class="sw"><span class="chip" style="background:${escapeHtml(c)}"></span>${escapeHtml(c)}</span>`,
+    )
     .join(' ');
   const drawing = `
 <svg xmlns="http://www.w3.org/2000/svg" width="${fmt(W + 2 * margin)}mm" height="${fmt(H + 2 * margin)}mm" viewBox="${-margin} ${-margin} ${fmt(W + 2 * margin)} ${fmt(H + 2 * margin)}">
@@ -110,7 +108,7 @@ table { border-collapse: collapse } td { padding: 1mm 3mm 1mm 0; vertical-align:
 .preview { width: 90mm; border: 0.2mm solid #ccc }
 </style></head><body><div class="page">
 <h1>Korrekturabzug / Proof</h1>
-<table>${rows.map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(v)}</td></tr>`).join('')}
+<table>${rows.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join('')}
 <tr><td>Colours</td><td>${swatches}</td></tr></table>
 <h2>Print area (${fmt(area.widthMm)} x ${fmt(area.heightMm)} mm)</h2>
 ${drawing}

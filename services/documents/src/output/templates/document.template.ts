@@ -1,15 +1,7 @@
 import type { DocumentLine, PrintableDocument } from '../document.model';
 import { formatDate, formatMoney, formatRate, formatUnitPrice, type Labels, labels } from './labels';
 import { DOCUMENT_CSS } from './document.styles';
-
-/** Escapes text for HTML; every value from the database passes through here. */
-export const esc = (value: unknown): string =>
-  String(value ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+import { escapeHtml as esc } from '@aplt/http';
 
 const multiline = (text: string) => esc(text).replace(/\r?\n/g, '<br>');
 
