@@ -33,9 +33,10 @@ export function createPgDb<DB = any>(
     ...address,
     max: opts.max ?? 10,
     idleTimeoutMillis: 10_000,
-    // A server that is down or unreachable (a tenant's PostgreSQL restarting) fails a request in
-    // 3 s at most, as a 503, instead of holding it; the wait for a free client counts too.
-    connectionTimeoutMillis: 3_000,
+    // A stopped server refuses at once; an unreachable one fails a request after this (a 503),
+    // instead of holding it; the wait for a free client counts too. Not lower: on a loaded
+    // two-core machine a healthy local server took over 3 s to accept a connection.
+    connectionTimeoutMillis: 5_000,
     // A server that vanished without closing its sockets is noticed by the kernel, not never.
     keepAlive: true,
     application_name: opts.applicationName ?? 'aplt',
