@@ -7,6 +7,9 @@
 // Every server runs in its own process, with logging as the start command runs it (LOG_LEVEL,
 // default info; JSON written asynchronously straight into .run/bench/proxy-forward-auth-<role>.log, counted at
 // the end and removed unless KEEP_BENCH_LOGS).
+// The servers run compiled, as the start command runs the fleet: this file is bundled with the
+// fleet's bundler (deploy/build/bundle.ts) into .run/bench/dist/ and each role starts from that
+// bundle with plain node (BENCH_RUNTIME=tsx: from source through tsx, as before issue #17's build).
 // The Caddyfile is the fleet's route shape (proxy/src/caddyfile.ts): strip the identity headers,
 // forward_auth with copy_headers, reverse_proxy, both with keep-alive pools of 512.
 // Answers other than 200 are counted by status and printed: Debian's Caddy 2.6.2 has been seen
@@ -131,10 +134,20 @@ async function main(): Promise<void> {
   const runDir = new URL('../.run/bench/', import.meta.url).pathname;
   mkdirSync(runDir, { recursive: true });
 
+  const self = new URL(import.meta.url).pathname;
+  let roleArgs = ['--import', 'tsx', self];
+  if ((process.env.BENCH_RUNTIME ?? 'compiled') === 'compiled') {
+    const { bundlePackage } = await import('../deploy/build/bundle');
+    const outdir = `${runDir}dist`;
+    await bundlePackage(new URL('.', import.meta.url).pathname, ['proxy-forward-auth.ts'], outdir);
+    roleArgs = [`${outdir}/proxy-forward-auth.mjs`];
+  }
+  console.log(`servers run ${roleArgs.length === 1 ? 'compiled (bundle)' : 'from source through tsx'}`);
+
   const children: ChildProcess[] = [];
   const start = async (which: string) => {
     const fd = openSync(`${runDir}proxy-forward-auth-${which}.log`, 'w');
-    const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, which], {
+    const child = spawn(process.execPath, [...roleArgs, which], {
       env: { ...process.env, LOG_LEVEL },
       stdio: ['ignore', fd, 'inherit', 'pipe'],
     });
