@@ -91,7 +91,7 @@ async function main() {
   const name = `bench_catalog_${process.pid}`;
   const commerceName = `bench_commerce_${process.pid}`;
   await ensurePgDatabase(server, name);
-  const db = createPgDb({ ...server, database: name }, { max: 4 });
+  const db = createPgDb({ ...server, database: name }, { max: 8 });
   try {
     await migrateToLatest(db, 'aplt');
     const feeds = {
@@ -536,6 +536,19 @@ async function main() {
     );
     console.log(
       `  stock              : ${floorStock.toFixed(2)} s = ${fmt(stockRows / floorStock)} rows/s = ${pct(copyStock, floorStock)} of COPY; import / floor: ${pct(floorStock, stockWrite)}`,
+    );
+
+    // The cycle as the connector worker can run it (concurrency 4): products first, then stock,
+    // prices and print data at once, each in its own transaction, on emptied catalog tables.
+    await sql`TRUNCATE aplt_products, aplt_product_variants, aplt_skus, aplt_stock, aplt_product_search, aplt_techniques
+      CASCADE`.execute(db);
+    await sql`CHECKPOINT`.execute(db);
+    t = performance.now();
+    const again = await timed('01_products');
+    const rest = await Promise.all(['01_stock', '01_prices', '01_printdata'].map((c) => timed(c)));
+    const concurrentCycle = (performance.now() - t) / 1000;
+    console.log(
+      `four-feed cycle, stock + prices + print data at once after products (as the worker's concurrency 4 allows): ${concurrentCycle.toFixed(1)} s (products ${again.seconds.toFixed(1)} s, then ${rest.map((r) => r.seconds.toFixed(1)).join(' / ')} s)`,
     );
   } finally {
     await db.destroy();

@@ -1,4 +1,4 @@
-import { type PgClient, sql } from '@aplt/db';
+import type { PgClient } from '@aplt/db';
 import { refreshProductSearchOf } from '../search/search-index.repository';
 import type { Field } from './copy-writer';
 import type { ProductRow } from './feed-rows';
@@ -52,21 +52,23 @@ export async function importProducts(
     },
     chunkRows,
     async (lo, hi) => {
+      // The products this chunk inserted or updated, from the ranges the database took.
+      const written: string[] = [];
       report.add(
         await applyInRanges(
           trx,
           lo,
           hi,
-          (a, b) => applyStagedProducts(trx, supplier, a, b),
+          async (a, b) => {
+            const c = await applyStagedProducts(trx, supplier, a, b);
+            written.push(...c.written);
+            return c;
+          },
           async (ord, reason) => report.reject(await refusedRow(trx, 'aplt_stage_products', ord, reason)),
         ),
       );
       const at = performance.now();
-      search.indexed += await refreshProductSearchOf(
-        trx,
-        sql`SELECT p.id FROM aplt_stage_products s JOIN aplt_products p ON p.sku = s.sku
-          WHERE s.ord >= ${lo} AND s.ord < ${hi}`,
-      );
+      search.indexed += await refreshProductSearchOf(trx, written);
       search.ms += performance.now() - at;
     },
   );

@@ -1,8 +1,5 @@
 import { type Kysely, sql, type Transaction } from '@aplt/db';
 
-/** A piece of SQL (a subquery) to embed. */
-type SqlFragment = ReturnType<typeof sql.raw>;
-
 /**
  * Brings aplt_product_search up to date with aplt_products in one set-based statement (the SQL
  * function of migration 0510): products that are new or whose row changed since they were
@@ -19,15 +16,20 @@ export async function refreshProductSearch(
 }
 
 /**
- * The refresh of aplt_refresh_product_search() for some products only (`products`: a query
- * giving their `id`): those new or changed since they were indexed get their document, computed
- * again only where the source text changed. A connector calls it for each chunk it writes, so
- * the documents are computed on the server while the rest of the feed is still being parsed
- * instead of all at the end; the full refresh at the end of the run then finds nothing left of
- * them. It takes the same transaction-level lock as the full refresh (refreshes never cross).
- * Returns how many documents it (re)computed.
+ * The refresh of aplt_refresh_product_search() for some products only (their ids): those new or
+ * changed since they were indexed get their document, computed again only where the source text
+ * changed. A connector calls it for the products each chunk wrote, so the documents are computed
+ * on the server while the rest of the feed is still being parsed instead of all at the end; the
+ * full refresh at the end of the run then finds nothing left of them. The products are looked up
+ * by id (index lookups, whatever the tables' statistics say) rather than by scanning the growing
+ * table once per chunk. It takes the same transaction-level lock as the full refresh (refreshes
+ * never cross). Returns how many documents it (re)computed.
  */
-export async function refreshProductSearchOf(trx: Transaction<any>, products: SqlFragment): Promise<number> {
+export async function refreshProductSearchOf(
+  trx: Transaction<any>,
+  productIds: ReadonlyArray<string | number>,
+): Promise<number> {
+  if (productIds.length === 0) return 0;
   await sql`SELECT pg_advisory_xact_lock('aplt_product_search'::regclass::oid::bigint)`.execute(trx);
   const res = await sql<{ n: number }>`
     WITH c AS (
@@ -35,8 +37,10 @@ export async function refreshProductSearchOf(trx: Transaction<any>, products: Sq
         p.sku, p.name_nl, p.name_en, p.name_de, p.brand, p.material, p.description_nl, p.description_en, p.description_de,
         aplt_product_search_source(p.sku, p.name_nl, p.name_en, p.name_de, p.brand, p.material, p.description_nl,
           p.description_en, p.description_de) AS md5
-      FROM aplt_products p LEFT JOIN aplt_product_search x ON x.product_id = p.id
-      WHERE p.id IN (${products}) AND (x.product_id IS NULL OR x.source_updated_at IS DISTINCT FROM p.updated_at)
+      FROM unnest(${productIds}::bigint[]) AS i(id)
+      JOIN aplt_products p ON p.id = i.id
+      LEFT JOIN aplt_product_search x ON x.product_id = i.id
+      WHERE x.product_id IS NULL OR x.source_updated_at IS DISTINCT FROM p.updated_at
     ), written AS (
       INSERT INTO aplt_product_search AS s (product_id, source_updated_at, source_md5, search_text, search_vector)
       SELECT c.id, c.updated_at, c.md5,
