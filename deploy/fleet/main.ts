@@ -66,6 +66,24 @@ async function shutdown(code: number) {
 }
 process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
+// SIGHUP: a rolling restart, every process one at a time (each drains, starts again and is ready
+// before the next; with FLEET_REPLICAS=2 the proxy keeps serving throughout).
+let rolling = false;
+process.on('SIGHUP', () => {
+  if (rolling || stopping) return;
+  rolling = true;
+  void (async () => {
+    console.log('rolling restart: every process one at a time ...');
+    for (const p of fleet.processes()) {
+      if (stopping) break;
+      await fleet.restart(p.name);
+      // The proxy's health checks (every 2 s) see the replica ready before the next one stops.
+      await new Promise((r) => setTimeout(r, 3_000));
+    }
+    console.log('rolling restart done');
+    rolling = false;
+  })();
+});
 void fleet.crashed.then((why) => {
   console.error(`${why}; stopping the fleet`);
   void shutdown(1);
