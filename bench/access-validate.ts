@@ -23,8 +23,19 @@ const CONNECTIONS = 50;
 const LOG_FILE = new URL('../.run/bench/access-validate.log', import.meta.url).pathname;
 mkdirSync(new URL('../.run/bench/', import.meta.url).pathname, { recursive: true });
 const logFd = openSync(LOG_FILE, 'w');
-const child = spawn(process.execPath, ['--import', 'tsx', 'bench/serve.ts'], {
-  cwd: new URL('../services/access/', import.meta.url).pathname,
+// The servers run compiled, as the start command runs the fleet: services/access/bench/serve.ts
+// bundled by the fleet's bundler and started with plain node (BENCH_RUNTIME=tsx: from source).
+const accessDir = new URL('../services/access/', import.meta.url).pathname;
+let serveArgs = ['--import', 'tsx', 'bench/serve.ts'];
+if ((process.env.BENCH_RUNTIME ?? 'compiled') === 'compiled') {
+  const { bundlePackage } = await import('../deploy/build/bundle');
+  const outdir = new URL('../.run/bench/access-dist', import.meta.url).pathname;
+  await bundlePackage(accessDir, ['bench/serve.ts'], outdir);
+  serveArgs = [`${outdir}/serve.mjs`];
+}
+console.log(`servers run ${serveArgs.length === 1 ? 'compiled (bundle)' : 'from source through tsx'}`);
+const child = spawn(process.execPath, serveArgs, {
+  cwd: accessDir,
   env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },
   stdio: ['ignore', logFd, 'inherit', 'pipe'],
 });
