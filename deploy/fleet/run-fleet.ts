@@ -400,12 +400,14 @@ export async function startFleet(opts: {
     };
     const healthy = (group: FleetInstance[]) => Promise.all(group.map((i) => children.get(i.name)?.ready()));
     // The access service first: every other service fetches its licenses from it at start-up.
+    // Then the first replica of every other process, then the further replicas: fewer processes
+    // starting at once on a small machine, each within its health deadline.
     const first = instances.filter((i) => i.process.service === 'access');
     const rest = instances.filter((i) => i.process.service !== 'access');
-    first.forEach(spawnInstance);
-    await healthy(first);
-    rest.forEach(spawnInstance);
-    await healthy(rest);
+    for (const wave of [first, rest.filter((i) => i.replica === 1), rest.filter((i) => i.replica > 1)]) {
+      wave.forEach(spawnInstance);
+      await healthy(wave);
+    }
     proxy = await startCaddy({
       port: e.PROXY_PORT,
       domain: e.PROXY_DOMAIN,
