@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { createPgDb, type Kysely, sql } from '@aplt/db';
-import { createRedis, QueueClient, type Redis } from '@aplt/queue';
+import { createRedis, QueueClient, queueCatalog, type Redis } from '@aplt/queue';
 import {
   createTestFleet,
   type HttpReceiver,
@@ -98,11 +98,27 @@ describe('queues: exactly once with two worker replicas, and across a Redis rest
     await Promise.allSettled([redis?.cleanup(), smtp?.close(), receiver?.close(), fleet?.cleanup()]);
   });
 
+  /**
+   * The test's own writes, tried again when no connection could be had within the pools' 3 s (a
+   * connection storm on a loaded machine): nothing was written then.
+   */
+  async function withConnectRetry<T>(write: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await write();
+      } catch (err) {
+        if (attempt >= 5 || !/timeout/i.test((err as Error).message)) throw err;
+      }
+    }
+  }
+
   /** A queued run row and its connector.run job, as the connectors route makes them. */
   async function queueConnectorRun(slot: { tenantId: string; connector: string }) {
-    const run = await sql<{ id: string }>`INSERT INTO aplt_connector_sync (connector, supplier_code, source)
-      VALUES (${slot.connector}, ${slot.connector.slice(0, 2)}, 'queue-test') RETURNING id`.execute(
-      db(slot.tenantId),
+    const run = await withConnectRetry(() =>
+      sql<{ id: string }>`INSERT INTO aplt_connector_sync (connector, supplier_code, source)
+        VALUES (${slot.connector}, ${slot.connector.slice(0, 2)}, 'queue-test') RETURNING id`.execute(
+        db(slot.tenantId),
+      ),
     );
     const runId = Number(run.rows[0]!.id);
     const jobId = await queues.enqueue('connectors', 'connector.run', { ...slot, runId });
@@ -191,14 +207,20 @@ describe('queues: exactly once with two worker replicas, and across a Redis rest
           next++;
           const run = await queueConnectorRun(slot);
           runs.push(run);
+          // Completed, possibly after failed attempts (retried); all attempts failing ends the wait.
           await replicas.until(
             () =>
-              replicas.count('connectors', run.jobId, 'completed') +
-                replicas.count('connectors', run.jobId, 'failed') >
-              0,
-            () => `connector run ${run.runId} (${slot.tenantId}/${slot.connector}) did not finish`,
+              replicas.count('connectors', run.jobId, 'completed') > 0 ||
+              replicas.count('connectors', run.jobId, 'failed') >= queueCatalog.connectors.attempts,
+            () => `connector run ${run.runId} (${slot.tenantId}/${slot.connector}) did not complete`,
             120_000,
           );
+          const failures = replicas.events.filter(
+            (e) => e.queue === 'connectors' && e.id === run.jobId && e.event === 'failed',
+          );
+          if (failures.length >= queueCatalog.connectors.attempts) {
+            throw new Error(`connector run ${run.runId} failed: ${failures.map((f) => f.reason).join('; ')}`);
+          }
         }
       }),
     );

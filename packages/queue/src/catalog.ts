@@ -14,8 +14,11 @@ export const queueCatalog = {
     jobs: {
       'connector.run': z.object({ tenantId, connector: z.string(), runId: z.number().int() }),
     },
-    attempts: 1,
-    backoffMs: 0,
+    // A run records its own failure on its row and completes its job; a job fails only when that
+    // could not happen (the tenant database unreachable before or after the run). Retrying is
+    // safe: the run row lets a queued or interrupted run start once more, never a finished one.
+    attempts: 3,
+    backoffMs: 2_000,
     timeoutMs: 30 * 60_000,
   },
   'commerce-sync': {
