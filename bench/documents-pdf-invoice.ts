@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createPgDb, dropPgDatabase, ensurePgDatabase, migrateToLatest } from '@aplt/db';
-import { BrowserPool, launchChromium } from '../services/documents/src/output/browser-pool';
+import { BrowserPool, launchChromium } from '@aplt/browser';
 import { loadPrintableDocument } from '../services/documents/src/output/document.service';
 import { ImageEmbedder } from '../services/documents/src/output/image-embed';
 import { resolveChromiumPath } from '../services/documents/src/output/output.config';

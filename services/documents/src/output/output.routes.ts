@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { FeatureKey } from '@aplt/licensing';
 import { z } from 'zod';
-import { BrowserPool, PoolBusyError } from './browser-pool';
+import { BrowserPool, PoolBusyError } from '@aplt/browser';
 import type { DocumentKind, PrintableDocument } from './document.model';
 import { loadPrintableDocument } from './document.service';
 import { buildEmlDraft, draftAddresses, type DraftKind, emlFileName, pdfFileName } from './eml.service';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Kysely } from 'kysely';
-import type { BrowserPool } from './browser-pool';
+import type { BrowserPool } from '@aplt/browser';
 import type { PrintableDocument } from './document.model';
 import { recordInvoicePdf, replaceInvoicePdf } from './output.repository';
 import { footerTemplate, renderDocumentHtml } from './templates/document.template';

@@ -2,7 +2,7 @@ import { type App, HttpError } from '@aplt/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { orderStatuses } from '../orders/order.service';
-import { PoolBusyError } from '../output/browser-pool';
+import { PoolBusyError } from '@aplt/browser';
 import { loadPrintableDocument } from '../output/document.service';
 import { pdfFileName } from '../output/eml.service';
 import { ImageEmbedder } from '../output/image-embed';

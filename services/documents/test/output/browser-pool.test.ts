@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BrowserPool, PoolBusyError } from '../../src/output/browser-pool';
+import { BrowserPool, PoolBusyError } from '@aplt/browser';
 import { resolveChromiumPath } from '../../src/output/output.config';
 
 const HTML = '<html><body><h1>Factuur F-2026-0001</h1></body></html>';

@@ -1,42 +1,33 @@
-import { chromiumArgs } from '@aplt/config';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import { BrowserPool as PagePool } from '@aplt/browser';
+
+/** Pages rendering at once in the modal: a proof and an EPS page per transaction, two cores. */
+export const MODAL_RENDER_PAGES = 2;
 
 /**
- * One headless Chromium per process, launched on first use and shared by every render (a new
- * page per render costs milliseconds; a new browser costs half a second). A crashed browser is
- * replaced on the next render.
+ * The modal's renderer: the fleet's bounded browser pool (one warm Chromium per process, at most
+ * `size` pages, later callers wait in turn), with every request but data: URLs refused, since the
+ * logo in the proof is the customer's upload.
  */
 export class BrowserPool {
-  private browser: Promise<Browser> | undefined;
+  readonly pool: PagePool;
 
-  constructor(private readonly executablePath: string) {}
-
-  private get(): Promise<Browser> {
-    this.browser ??= puppeteer
-      .launch({ executablePath: this.executablePath, headless: true, args: [...chromiumArgs] })
-      .then((b) => {
-        b.on('disconnected', () => {
-          this.browser = undefined;
+  constructor(executablePath: string, size = MODAL_RENDER_PAGES) {
+    this.pool = new PagePool({
+      executablePath,
+      size,
+      preparePage: async (page) => {
+        await page.setRequestInterception(true);
+        page.on('request', (req) => {
+          if (req.url().startsWith('data:')) void req.continue();
+          else void req.abort();
         });
-        return b;
-      });
-    this.browser.catch(() => {
-      this.browser = undefined;
+      },
     });
-    return this.browser;
   }
 
   /** Prints an HTML document to PDF; the page has no network access (everything is inline). */
-  async htmlToPdf(html: string, pdf: { width: string; height: string }): Promise<Buffer> {
-    const browser = await this.get();
-    const page = await browser.newPage();
-    try {
-      await page.setJavaScriptEnabled(false);
-      await page.setRequestInterception(true);
-      page.on('request', (req) => {
-        if (req.url().startsWith('data:')) void req.continue();
-        else void req.abort();
-      });
+  htmlToPdf(html: string, pdf: { width: string; height: string }): Promise<Buffer> {
+    return this.pool.withPage(async (page) => {
       await page.setContent(html, { waitUntil: 'load' });
       const out = await page.pdf({
         width: pdf.width,
@@ -45,14 +36,10 @@ export class BrowserPool {
         pageRanges: '1',
       });
       return Buffer.from(out);
-    } finally {
-      await page.close().catch(() => {});
-    }
+    });
   }
 
-  async close(): Promise<void> {
-    const b = this.browser;
-    this.browser = undefined;
-    if (b) await (await b.catch(() => undefined))?.close();
+  close(): Promise<void> {
+    return this.pool.close();
   }
 }

@@ -10,6 +10,11 @@ export interface BrowserPoolOptions {
   /** Callers allowed to wait; one more is refused with PoolBusyError. */
   queueLimit?: number;
   onEvent?: (event: 'launch' | 'crash', detail: Record<string, unknown>) => void;
+  /**
+   * Runs once on each new page, after scripts are turned off and the network is set offline
+   * (the modal also refuses every request but data: URLs, since a logo is untrusted input).
+   */
+  preparePage?: (page: Page) => Promise<void>;
 }
 
 /** Launches Debian's Chromium headless with our flags (the pool's browsers and benchmarks' baseline). */
@@ -130,6 +135,7 @@ export class BrowserPool {
     // Templates are static HTML with embedded images: no scripts, no network.
     await page.setJavaScriptEnabled(false);
     await page.setOfflineMode(true);
+    await this.opts.preparePage?.(page);
     return page;
   }
 

@@ -1,0 +1,1 @@
+export { BrowserPool, PoolBusyError, launchChromium, type BrowserPoolOptions } from './browser-pool';
