@@ -9,7 +9,8 @@ import { recordTenantUpdate } from '../../../services/catalog/src/sync/tenant-re
 import { copyCatalog } from '../../../services/catalog/src/sync/tenant-update.service';
 import type { SeedContext } from './index';
 
-const fixtures = path.join(packageDir(import.meta.url), '..', 'services', 'catalog', 'test', 'fixtures') + path.sep;
+const fixtures =
+  path.join(packageDir(import.meta.url), '..', 'services', 'catalog', 'test', 'fixtures') + path.sep;
 
 /** Demo suppliers, each with its sample feeds (services/catalog/test/fixtures/<code>/) in its own format. */
 const suppliers: Record<string, { name: string; format: string; ext: string }> = {
