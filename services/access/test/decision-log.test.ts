@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { flushLogs } from '@aplt/http';
 import { createTestFleet, type TestFleet } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccessAppForTest } from '../src/testing';
+import { createAccessAppForTest } from './access-app';
 
 const fwd = {
   'x-forwarded-method': 'GET',

@@ -6,7 +6,7 @@ import { issueLoginTicket } from '../src/auth/login-ticket.service';
 import { createUser } from '../src/auth/login.service';
 import { insertDeviceToken, insertSession } from '../src/auth/session.repository';
 import { newToken, tokenHash } from '../src/auth/tokens';
-import { createAccessAppForTest } from '../src/testing';
+import { createAccessAppForTest } from './access-app';
 import { cookiesOf } from './helpers';
 
 const CLIENT = '127.0.0.9'; // not whitelisted: only cookies can let it through

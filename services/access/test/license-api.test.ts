@@ -6,7 +6,7 @@ import { createUser } from '../src/auth/login.service';
 import { insertSession } from '../src/auth/session.repository';
 import { newToken, tokenHash } from '../src/auth/tokens';
 import { seedTenantLicenses } from '../src/licensing/license.service';
-import { createAccessAppForTest } from '../src/testing';
+import { createAccessAppForTest } from './access-app';
 import { injectSend, type Send } from './helpers';
 
 describe('license API', () => {

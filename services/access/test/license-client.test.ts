@@ -9,7 +9,7 @@ import { createUser } from '../src/auth/login.service';
 import { insertSession } from '../src/auth/session.repository';
 import { newToken, tokenHash } from '../src/auth/tokens';
 import { seedTenantLicenses } from '../src/licensing/license.service';
-import { createAccessAppForTest } from '../src/testing';
+import { createAccessAppForTest } from './access-app';
 
 const quiet = { info: () => {}, warn: () => {} };
 const serviceToken = testSecrets().SERVICE_TOKEN;

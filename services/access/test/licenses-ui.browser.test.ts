@@ -11,7 +11,7 @@ import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/auth/login.service';
 import { seedTenantLicenses } from '../src/licensing/license.service';
-import { createAccessAppForTest } from '../src/testing';
+import { createAccessAppForTest } from './access-app';
 import { codeFromMail } from './helpers';
 
 const ADMIN = { email: 'ui-admin@example.com', password: 'Correct-Horse-42!' };

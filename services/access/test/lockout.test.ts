@@ -2,7 +2,7 @@ import { createTestFleet, type TestFleet } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/auth/login.service';
 import { addressKey } from '../src/auth/throttle-keys';
-import { createAccessAppForTest } from '../src/testing';
+import { createAccessAppForTest } from './access-app';
 import { csrfSession, injectSend, solvedCaptcha, type Send, startLogin } from './helpers';
 
 const PASSWORD = 'Correct-Horse-42!';

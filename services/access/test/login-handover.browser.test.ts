@@ -14,7 +14,7 @@ import {
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/auth/login.service';
-import { createAccessAppForTest } from '../src/testing';
+import { createAccessAppForTest } from './access-app';
 import { codeFromMail } from './helpers';
 
 const USER = { email: 'visitor@example.com', password: 'Correct-Horse-42!' };

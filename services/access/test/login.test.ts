@@ -9,7 +9,7 @@ import {
 } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/auth/login.service';
-import { createAccessAppForTest } from '../src/testing';
+import { createAccessAppForTest } from './access-app';
 import {
   codeFromMail,
   cookieHeader,

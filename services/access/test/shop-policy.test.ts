@@ -5,7 +5,7 @@ import { createUser } from '../src/auth/login.service';
 import { insertSession } from '../src/auth/session.repository';
 import { newToken, tokenHash } from '../src/auth/tokens';
 import { isShopHost } from '../src/forward-auth/host-tenants';
-import { createAccessAppForTest } from '../src/testing';
+import { createAccessAppForTest } from './access-app';
 
 const VISITOR = '192.0.2.44'; // through the trusted proxy, never whitelisted
 

@@ -19,7 +19,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/auth/login.service';
 import { seedTenantLicenses } from '../src/licensing/license.service';
-import { createAccessAppForTest } from '../src/testing';
+import { createAccessAppForTest } from './access-app';
 import { codeFromMail, cookieHeader, cookiesOf, type Send, startLogin } from './helpers';
 
 const ADMIN = { email: 'ops@example.com', password: 'Correct-Horse-42!' };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/auth/login.service';
 import { insertSession } from '../src/auth/session.repository';
 import { newToken, tokenHash } from '../src/auth/tokens';
-import { createAccessAppForTest } from '../src/testing';
+import { createAccessAppForTest } from './access-app';
 import { codeFromMail, csrfSession, injectSend, type Send, startLogin } from './helpers';
 
 const STRONG = 'Strong-Password-2026!';

@@ -6,7 +6,7 @@ import { createUser } from '../src/auth/login.service';
 import { insertSession } from '../src/auth/session.repository';
 import { newToken, tokenHash } from '../src/auth/tokens';
 import { clientIpResolver } from '../src/forward-auth/client-ip';
-import { createAccessAppForTest } from '../src/testing';
+import { createAccessAppForTest } from './access-app';
 
 const PROXY = '127.0.0.1'; // a trusted proxy (TRUSTED_PROXIES default), not whitelisted here
 const json = { accept: 'application/json' };

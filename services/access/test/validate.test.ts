@@ -1,6 +1,6 @@
 import { createTestFleet, type TestFleet } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccessAppForTest } from '../src/testing';
+import { createAccessAppForTest } from './access-app';
 import { safeReturnUrl } from '../src/forward-auth/return-url';
 
 const fwd = {

@@ -1,9 +1,9 @@
 import type { Kysely, TenantRegistry } from '@aplt/db';
 import { createTestPgDatabase, testSecrets } from '@aplt/testing';
 import type { Redis } from 'ioredis';
-import { buildApp } from './app';
-import type { OtpChannel } from './auth/otp-channel';
-import { loadConfig } from './config';
+import { buildApp } from '../src/app';
+import type { OtpChannel } from '../src/auth/otp-channel';
+import { loadConfig } from '../src/config';
 
 /**
  * The access app as other services' end-to-end tests put it in front of themselves, on its own
