@@ -15,15 +15,19 @@ export interface CaddyOptions {
 const transport = ['transport http {', '\tkeepalive_idle_conns_per_host 512', '}'];
 
 /**
- * Load balancing over a service's replicas (Caddy 2.6). Active checks take a replica out while
- * its /readyz is not 200 (a draining replica turns it 503 before it stops listening); a failed
- * connection takes it out at once for 2 s (passive). A request whose connection failed is
- * always tried on another replica, for up to 5 s; one whose connection succeeded but whose
- * exchange then failed is retried only when it is safe to send twice (GET, HEAD, OPTIONS: PUT
- * and DELETE bodies are not kept for a replay, and a second DELETE answers differently).
- * 5xx answers do not count as failures: a tenant database outage is not the replica's fault.
- * Only for a service with several replicas: alone, there is no other to send to, and a check
- * would turn the service's own answers (and its restart by the supervisor) into the proxy's 502s.
+ * Load balancing over a service's replicas (Caddy 2.6): round robin; a failed connection takes
+ * the replica out at once for 2 s (passive) and the request is tried on another one for up to
+ * 5 s; an exchange that started and then failed is retried only when it is safe to send twice
+ * (GET, HEAD, OPTIONS: PUT and DELETE bodies are not kept for a replay, and a second DELETE
+ * answers differently). 5xx answers do not count as failures: a tenant database outage is not
+ * the replica's fault. A draining replica serves on for DRAIN_DELAY_MS, then refuses connections,
+ * which sends its traffic elsewhere.
+ * No active /readyz checks here: Caddy runs one checker per reverse_proxy handler (127 in this
+ * file), so two replicas meant 254 readiness requests (database and Redis pings) every interval;
+ * on a loaded machine they timed out, Caddy marked every replica down and did not come up in
+ * time. Traefik checks once per service and keeps its active checks.
+ * Only for a service with several replicas: alone, there is no other to send to, and a passive
+ * mark would turn the service's restart by the supervisor into the proxy's 502s.
  */
 const balancing = [
   'lb_policy round_robin',
@@ -32,10 +36,6 @@ const balancing = [
   'lb_retry_match {',
   '\tmethod GET HEAD OPTIONS',
   '}',
-  'health_uri /readyz',
-  'health_interval 2s',
-  'health_timeout 3s',
-  'health_status 200',
   'fail_duration 2s',
   'max_fails 1',
 ];
