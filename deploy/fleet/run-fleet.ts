@@ -31,8 +31,9 @@ import { ensureSeedMarkers, FLEET_SCOPE, readSeedMarkers, writeSeedMarkers } fro
 import { Supervised } from './supervisor';
 
 /**
- * How long a replicated service keeps serving after SIGTERM with /readyz at 503: above the
- * proxy's health check interval (2 s), so new requests already go to the other replicas.
+ * How long a replicated service keeps serving after SIGTERM with /readyz at 503 before it refuses
+ * connections: above Traefik's check interval (2 s); Caddy (passive only) moves its requests to
+ * another replica once the connection is refused, and retries them there.
  */
 export const FLEET_DRAIN_DELAY_MS = 2_500;
 
@@ -372,8 +373,8 @@ export async function startFleet(opts: {
       const p = i.process;
       const env: Record<string, string> = { ...serviceEnv };
       if (i.port !== null) env.PORT = String(i.port);
-      // A replica keeps serving with /readyz at 503 until the proxy's health checks (every 2 s)
-      // have moved new requests to another replica, then stops listening.
+      // A replica keeps serving with /readyz at 503 for a while, then stops listening (see
+      // FLEET_DRAIN_DELAY_MS).
       if (replicated.has(p.service)) env.DRAIN_DELAY_MS ??= String(FLEET_DRAIN_DELAY_MS);
       const supervised = new Supervised(i.name, {
         spawn: () => {
