@@ -43,6 +43,13 @@ export function createPgDb<DB = any>(
   });
   // An idle client that loses its server emits here; without a listener the process would crash.
   pool.on('error', () => {});
+  // A client that is checked out (a transaction between statements, a held connection) has no
+  // pool listener: when its server stops it would emit 'error' unheard and crash the process,
+  // taking every tenant of the service down with it. Its next query fails instead (a 503), and
+  // the pool drops it on release since it is no longer queryable.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   pools.set(db, pool);
   return db;
