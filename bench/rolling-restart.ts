@@ -59,8 +59,10 @@ function window(r: LoadResult, from: number, to: number): number[] {
 async function readyAgain(port: number): Promise<void> {
   const deadline = Date.now() + 180_000;
   for (;;) {
+    // The storefront (Next) has no /readyz: its /healthz is its readiness.
     const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
     if (res?.status === 200) return;
+    if (res?.status === 404 && (await fetch(`http://127.0.0.1:${port}/healthz`)).status === 200) return;
     if (Date.now() > deadline) throw new Error(`port ${port}: /readyz not 200 after 180 s`);
     await sleep(100);
   }
