@@ -11,6 +11,8 @@ export default defineConfig({
     maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    env: { PUPPETEER_SKIP_DOWNLOAD: '1' },
+    // Fleets under a fully loaded two-core machine can wait longer than the production 5 s for a
+    // Postgres connection (seen in CI: a seed step's pool timed out).
+    env: { PUPPETEER_SKIP_DOWNLOAD: '1', PG_CONNECT_TIMEOUT_MS: '15000' },
   },
 });

@@ -1,7 +1,6 @@
 /**
- * Rolling restart under load (issue #18): the start command's fleet (startFleet, as
- * deploy/test/fleet-fixture.ts runs it for tests, which needs vitest: migrate, seed, every process
- * as its own child, Caddy) with FLEET_REPLICAS=2 on private databases, Redis keys and files,
+ * Rolling restart under load (issue #18): the start command's fleet (deploy/test/fleet-fixture.ts:
+ * migrate, seed, every process as its own child, Caddy) with FLEET_REPLICAS=2 on private databases, Redis keys and files,
  * removed afterwards; the services' lines go to .run/bench-rolling-<pid>.log. Steady keep-alive GET traffic through the proxy reaches every HTTP service (each
  * tenant backend's /-/<service>/healthz and the tenant root behind forward auth, so the access
  * service too; portal and logo modal on their hosts), then every process is restarted one
@@ -13,15 +12,11 @@
  * proxy's health checks run every 2 s), FLEET_RUNTIME (tsx; `compiled` after `pnpm build`),
  * ONLY (comma list of process names to restart, default all).
  */
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createMysqlDb, createPgDb, dropPgDatabase, sql } from '@aplt/db';
-import { startFleet } from '../deploy/fleet/run-fleet';
-import { freePort } from '../proxy/src/free-port';
+import { startFleetFixture } from '../deploy/test/fleet-fixture';
 import { type LoadResult, steadyLoad } from '../deploy/test/steady-load';
 import { deleteRedisPrefix } from '../services/catalog/bench/fixture';
-import { viaProxy } from './storefront-fleet';
 
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 8);
 const BASELINE_SECONDS = Number(process.env.BASELINE_SECONDS ?? 20);
@@ -82,69 +77,21 @@ const mysql = {
   password: process.env.MYSQL_PASSWORD ?? '',
 };
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const proxyPort = await freePort();
-const work = mkdtempSync(join(tmpdir(), 'bench-rolling-'));
 mkdirSync('.run', { recursive: true });
 const logFile = join('.run', `bench-rolling-${process.pid}.log`);
 const logStream = createWriteStream(logFile);
-async function cleanup() {
-  const admin = createPgDb({ ...pg, database: 'postgres' }, { max: 1 });
-  try {
-    const dbs = await sql<{
-      datname: string;
-    }>`select datname from pg_database where datname like ${`${prefix}%`}`.execute(admin);
-    for (const row of dbs.rows) await dropPgDatabase(pg, row.datname);
-  } finally {
-    await admin.destroy();
-  }
-  const my = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
-  try {
-    await sql`DROP DATABASE IF EXISTS ${sql.id(`${prefix}portal`)}`.execute(my);
-  } finally {
-    await my.destroy();
-  }
-  await deleteRedisPrefix(redisUrl, prefix);
-  rmSync(work, { recursive: true, force: true });
-  logStream.end();
-}
 
 console.log(`starting the fleet with FLEET_REPLICAS=2 (service logs: ${logFile}) ...`);
 const started = performance.now();
-const fleet = await startFleet({
-  env: {
-    PG_HOST: pg.host,
-    PG_PORT: String(pg.port),
-    PG_USER: pg.user,
-    PG_PASS: pg.password,
-    CONTROL_DB: `${prefix}control`,
-    PG_DB: `${prefix}access`,
-    MYSQL_HOST: mysql.host,
-    MYSQL_PORT: String(mysql.port),
-    MYSQL_USER: mysql.user,
-    MYSQL_PASSWORD: mysql.password,
-    PORTAL_DB: `${prefix}portal`,
-    REDIS_URL: redisUrl,
-    REDIS_PREFIX: prefix,
-    PROXY_PORT: String(proxyPort),
-    FLEET_PORTS: 'auto',
-    FLEET_DB_PREFIX: prefix,
-    FLEET_TENANTS: 'master,acme',
+const f = await startFleetFixture(
+  'master,acme',
+  {
     FLEET_REPLICAS: process.env.FLEET_REPLICAS ?? '2',
     FLEET_RUNTIME: process.env.FLEET_RUNTIME ?? 'tsx',
-    LICENSE_CACHE_DIR: join(work, 'cache'),
-    FILE_STORE_DIR: join(work, 'files'),
-    DEVPROJECTS_GIT_DIR: join(work, 'repos'),
-    FLEET_MAIL_DIR: join(work, 'mail'),
-    FLEET_SECRETS_FILE: join(work, 'secrets.env'),
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   },
-  log: (line) => logStream.write(`fleet| ${line}\n`),
-  serviceOutput: (name, line) => logStream.write(`${name}| ${line}\n`),
-}).catch(async (err: unknown) => {
-  await cleanup().catch(() => {});
-  throw err;
-});
-const f = { fleet, proxyPort, via: (host: string, path: string) => viaProxy(proxyPort, host, path) };
+  { servers: { pg, mysql, redisUrl }, prefix, onOutput: (line) => logStream.write(`${line}\n`) },
+);
 try {
   console.log(`fleet ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   for (const t of targets) {
@@ -198,6 +145,7 @@ rolling restart took ${((restartTo - restartFrom) / 1000).toFixed(1)} s`);
     console.log('failures:', Object.fromEntries(counts));
   }
 } finally {
-  await fleet.stop();
-  await cleanup();
+  await f.stop();
+  await deleteRedisPrefix(redisUrl, prefix);
+  logStream.end();
 }

@@ -10,8 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serviceNames } from '@aplt/config';
-import { createMysqlDb, createPgDb, dropPgDatabase, sql } from '@aplt/db';
-import { freePort, httpRequest } from '@aplt/testing';
+import { dropFleetDatabases, freePort, httpRequest } from '@aplt/testing';
 import { startFleet } from '../fleet/run-fleet';
 import { demoTenants } from '../fleet/seeds/demo-tenants';
 
@@ -87,21 +86,7 @@ async function timedStart(label: string, runtime: 'tsx' | 'compiled' = 'tsx') {
 }
 
 async function cleanup() {
-  const admin = createPgDb({ ...pg, database: 'postgres' }, { max: 1 });
-  try {
-    const dbs = await sql<{
-      datname: string;
-    }>`select datname from pg_database where datname like ${`${prefix}%`}`.execute(admin);
-    for (const row of dbs.rows) await dropPgDatabase(pg, row.datname);
-  } finally {
-    await admin.destroy();
-  }
-  const my = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
-  try {
-    await sql`DROP DATABASE IF EXISTS ${sql.id(`${prefix}portal`)}`.execute(my);
-  } finally {
-    await my.destroy();
-  }
+  await dropFleetDatabases(prefix, { pg, mysql });
   rmSync(work, { recursive: true, force: true });
 }
 

@@ -1,8 +1,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMysqlDb, createPgDb, dropPgDatabase, sql } from '@aplt/db';
-import { freePort, httpRequest, testServers, uniqueName } from '@aplt/testing';
+import {
+  dropFleetDatabases,
+  freePort,
+  httpRequest,
+  type TestServers,
+  testServers,
+  uniqueName,
+} from '@aplt/testing';
 import { type RunningFleet, startFleet } from '../fleet/run-fleet';
 
 export interface FleetFixture {
@@ -25,37 +31,38 @@ export interface FleetFixture {
   stop(): Promise<void>;
 }
 
+export interface FleetFixtureOptions {
+  /** The servers to use; by default the test run's (which needs vitest). */
+  servers?: Pick<TestServers, 'pg' | 'mysql' | 'redisUrl'>;
+  /** The prefix of its databases and Redis keys; by default unique to the test run. */
+  prefix?: string;
+  /** Sees each line of the runner and the services as it comes (they are kept in `output` too). */
+  onOutput?: (line: string) => void;
+}
+
 /**
  * The start command's real path (migrate, seed, every service as its own process, Caddy) on
- * databases, Redis keys and files private to the calling test file; stop() removes them.
+ * databases, Redis keys and files private to the calling test file (or benchmark: give `servers`
+ * and `prefix`, and nothing of vitest is used); stop() removes them.
  */
 export async function startFleetFixture(
   tenants: string,
   env: Record<string, string> = {},
+  opts: FleetFixtureOptions = {},
 ): Promise<FleetFixture> {
-  const prefix = `${uniqueName('f')}_`;
-  const { pg, mysql, redisUrl } = testServers();
+  const prefix = opts.prefix ?? `${uniqueName('f')}_`;
+  const { pg, mysql, redisUrl } = opts.servers ?? testServers();
   const proxyPort = await freePort();
   const work = mkdtempSync(join(tmpdir(), 'fleet-'));
   const mailDir = join(work, 'mail');
   const secretsFile = join(work, 'secrets.env');
   const output: string[] = [];
+  const record = (line: string) => {
+    output.push(line);
+    opts.onOutput?.(line);
+  };
   const cleanup = async () => {
-    const admin = createPgDb({ ...pg, database: 'postgres' }, { max: 1 });
-    try {
-      const dbs = await sql<{
-        datname: string;
-      }>`select datname from pg_database where datname like ${`${prefix}%`}`.execute(admin);
-      for (const row of dbs.rows) await dropPgDatabase(pg, row.datname);
-    } finally {
-      await admin.destroy();
-    }
-    const my = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
-    try {
-      await sql`DROP DATABASE IF EXISTS ${sql.id(`${prefix}portal`)}`.execute(my);
-    } finally {
-      await my.destroy();
-    }
+    await dropFleetDatabases(prefix, { pg, mysql });
   };
   const baseEnv: Record<string, string | undefined> = {
     PG_HOST: pg.host,
@@ -86,8 +93,8 @@ export async function startFleetFixture(
   const start = (overrides: Record<string, string>) =>
     startFleet({
       env: { ...baseEnv, ...overrides },
-      log: (line) => output.push(line),
-      serviceOutput: (name, line) => output.push(`${name}| ${line}`),
+      log: (line) => record(line),
+      serviceOutput: (name, line) => record(`${name}| ${line}`),
     }).catch(async (err: unknown) => {
       await cleanup().catch(() => {});
       throw new Error(`${(err as Error).message}\n${output.slice(-40).join('\n')}`);

@@ -74,7 +74,12 @@ export class WorkerReplicas {
         (child) =>
           new Promise<void>((resolve) => {
             if (child.exitCode !== null || child.signalCode !== null) return resolve();
-            child.once('exit', () => resolve());
+            // A replica that cannot drain (its Redis gone) is killed rather than left behind.
+            const kill = setTimeout(() => child.kill('SIGKILL'), 30_000);
+            child.once('exit', () => {
+              clearTimeout(kill);
+              resolve();
+            });
             child.kill('SIGTERM');
           }),
       ),

@@ -91,12 +91,13 @@ describe('queues: exactly once with two worker replicas, and across a Redis rest
     });
   });
   afterAll(async () => {
-    await replicas?.stopAll();
-    await queues?.close();
+    // Each step settles on its own: one that fails must not leave the databases behind.
+    await Promise.allSettled([replicas?.stopAll()]);
+    await Promise.allSettled([queues?.close()]);
     producer?.disconnect();
     await Promise.allSettled([...pools.values()].map((p) => p.destroy()));
     await Promise.allSettled([redis?.cleanup(), smtp?.close(), receiver?.close(), fleet?.cleanup()]);
-  });
+  }, 300_000);
 
   /**
    * The test's own writes, tried again when no connection could be had within the pools' 3 s (a

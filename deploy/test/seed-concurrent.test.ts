@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMysqlDb, createPgDb, dropPgDatabase, sql, tenantDatabaseNames } from '@aplt/db';
-import { testServers, uniqueName } from '@aplt/testing';
+import { createPgDb, sql, tenantDatabaseNames } from '@aplt/db';
+import { dropFleetDatabases, testServers, uniqueName } from '@aplt/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { prepareFleet } from '../fleet/run-fleet';
 import { listSeedMarkers } from '../fleet/seed-markers';
@@ -40,21 +40,7 @@ describe('two starts at once seed the fleet once', () => {
   };
 
   afterAll(async () => {
-    const admin = createPgDb({ ...pg, database: 'postgres' }, { max: 1 });
-    try {
-      const dbs = await sql<{
-        datname: string;
-      }>`select datname from pg_database where datname like ${`${prefix}%`}`.execute(admin);
-      for (const row of dbs.rows) await dropPgDatabase(pg, row.datname);
-    } finally {
-      await admin.destroy();
-    }
-    const my = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
-    try {
-      await sql`DROP DATABASE IF EXISTS ${sql.id(`${prefix}portal`)}`.execute(my);
-    } finally {
-      await my.destroy();
-    }
+    await dropFleetDatabases(prefix, { pg, mysql });
     rmSync(work, { recursive: true, force: true });
   }, 120_000);
 

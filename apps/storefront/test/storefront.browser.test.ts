@@ -3,8 +3,14 @@ import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createMysqlDb, createPgDb, dropPgDatabase, sql } from '@aplt/db';
-import { freePort, httpRequest, launchChromium, testServers, uniqueName } from '@aplt/testing';
+import {
+  dropFleetDatabases,
+  freePort,
+  httpRequest,
+  launchChromium,
+  testServers,
+  uniqueName,
+} from '@aplt/testing';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningFleet, startFleet } from '../../../deploy/fleet/run-fleet';
@@ -94,22 +100,7 @@ describe('storefront on the shop host through the proxy', () => {
     relay?.server.close();
     relay3?.server.close();
     await fleet?.stop();
-    const { pg, mysql } = testServers();
-    const admin = createPgDb({ ...pg, database: 'postgres' }, { max: 1 });
-    try {
-      const dbs = await sql<{
-        datname: string;
-      }>`select datname from pg_database where datname like ${`${prefix}%`}`.execute(admin);
-      for (const row of dbs.rows) await dropPgDatabase(pg, row.datname);
-    } finally {
-      await admin.destroy();
-    }
-    const my = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
-    try {
-      await sql`DROP DATABASE IF EXISTS ${sql.id(`${prefix}portal`)}`.execute(my);
-    } finally {
-      await my.destroy();
-    }
+    await dropFleetDatabases(prefix);
   }, 120_000);
 
   it("forward auth: the shop host is open to the public, the tenant's backend host is not", async () => {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { bool, int, key, list, logLevel, optionalStr, port, secret, str } from './fields';
 
 /** Postgres server that holds the control plane, access and (by default) every tenant database. */
@@ -9,6 +10,15 @@ export const pgEnv = {
   PG_PASS: optionalStr(),
   // The control-plane database with the tenant registry that every service reads.
   CONTROL_DB: str('control'),
+};
+
+/**
+ * How long a Postgres pool waits for a connection (a free client counts too) before the request
+ * fails with a 503. Read by every pool (`createPgDb`) from the process environment; the tests
+ * raise it, since a fleet under a loaded two-core machine can take longer than 5 s to connect.
+ */
+export const pgPoolEnv = {
+  PG_CONNECT_TIMEOUT_MS: int(5_000).pipe(z.number().min(100).max(600_000)),
 };
 
 /**

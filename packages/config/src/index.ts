@@ -2,6 +2,7 @@ export { loadEnv, ConfigError } from './load-env';
 export * as env from './fields';
 export {
   pgEnv,
+  pgPoolEnv,
   apltDbEnv,
   mysqlEnv,
   redisEnv,

@@ -1,3 +1,4 @@
+import { loadEnv, pgPoolEnv } from '@aplt/config';
 import { Kysely, MysqlDialect, PostgresDialect } from 'kysely';
 import { createPool as createMysqlPool } from 'mysql2';
 import pg from 'pg';
@@ -25,18 +26,21 @@ export interface MysqlAddress {
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 
+let connectTimeoutMs: number | undefined;
+
 export function createPgDb<DB = any>(
   address: PgAddress,
   opts: { max?: number; applicationName?: string } = {},
 ) {
+  connectTimeoutMs ??= loadEnv(pgPoolEnv).PG_CONNECT_TIMEOUT_MS;
   const pool = new pg.Pool({
     ...address,
     max: opts.max ?? 10,
     idleTimeoutMillis: 10_000,
     // A stopped server refuses at once; an unreachable one fails a request after this (a 503),
-    // instead of holding it; the wait for a free client counts too. Not lower: on a loaded
-    // two-core machine a healthy local server took over 3 s to accept a connection.
-    connectionTimeoutMillis: 5_000,
+    // instead of holding it; the wait for a free client counts too. Not lower than 5 s: on a
+    // loaded two-core machine a healthy local server took over 3 s to accept a connection.
+    connectionTimeoutMillis: connectTimeoutMs,
     // A server that vanished without closing its sockets is noticed by the kernel, not never.
     keepAlive: true,
     application_name: opts.applicationName ?? 'aplt',

@@ -95,3 +95,29 @@ export async function createTestMysqlDatabase(): Promise<TestMysqlDatabase> {
     },
   };
 }
+
+/**
+ * Drops every database of a fleet started with `FLEET_DB_PREFIX=prefix`: its Postgres databases
+ * (control, access, each tenant's) by the prefix, and its portal database on MariaDB.
+ */
+export async function dropFleetDatabases(
+  prefix: string,
+  servers: Pick<ReturnType<typeof testServers>, 'pg' | 'mysql'> = testServers(),
+): Promise<void> {
+  const { pg, mysql } = servers;
+  const admin = createPgDb({ ...pg, database: 'postgres' }, { max: 1 });
+  try {
+    const dbs = await sql<{
+      datname: string;
+    }>`select datname from pg_database where datname like ${`${prefix}%`}`.execute(admin);
+    for (const row of dbs.rows) await dropPgDatabase(pg, row.datname);
+  } finally {
+    await admin.destroy();
+  }
+  const my = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
+  try {
+    await sql`DROP DATABASE IF EXISTS ${sql.id(`${prefix}portal`)}`.execute(my);
+  } finally {
+    await my.destroy();
+  }
+}

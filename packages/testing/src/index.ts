@@ -2,6 +2,7 @@ export { testServers, type TestServers } from './servers';
 export {
   createTestPgDatabase,
   createTestMysqlDatabase,
+  dropFleetDatabases,
   templateName,
   type TestPgDatabase,
   type TestMysqlDatabase,

@@ -78,8 +78,18 @@ export async function startTestRedisServer(args: string[] = []): Promise<TestRed
     child = undefined;
     if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
     const gone = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+    // Redis ignores a SIGTERM while it writes its first AOF ("Writing initial AOF, can't exit"),
+    // e.g. right after CONFIG SET appendonly yes: ask again until it goes, and kill it after 15 s.
     proc.kill('SIGTERM');
-    await gone;
+    const started = Date.now();
+    const again = setInterval(() => {
+      proc.kill(Date.now() - started > 15_000 ? 'SIGKILL' : 'SIGTERM');
+    }, 500);
+    try {
+      await gone;
+    } finally {
+      clearInterval(again);
+    }
   };
 
   await start();

@@ -14,8 +14,10 @@ export function UserMenu() {
   const logout = useLogout();
   const user = me.data?.user;
   const name = [user?.first_name, user?.last_name].filter(Boolean).join(' ') || user?.email || '…';
+  // Leave the shell first, then drop the token: a page still mounted without a token would get
+  // a 401 and turn the sign-out into a "session expired".
   const signOut = () =>
-    logout.mutate(undefined, { onSettled: () => void navigate('/login', { replace: true }) });
+    void Promise.resolve(navigate('/login', { replace: true })).then(() => logout.mutate());
 
   return (
     <DropdownMenu>
