@@ -1,15 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { Server } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { createMysqlDb, createPgDb, dropPgDatabase, sql } from '@aplt/db';
-import { freePort, httpRequest, launchChromium, testServers, uniqueName } from '@aplt/testing';
+import { freePort, httpRequest, launchChromium, uniqueName } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningFleet, startFleet } from '../../../deploy/fleet/run-fleet';
 import { demoAdmin } from '../../../deploy/fleet/seeds/demo-tenants';
+import { type FleetFixture, startFleetFixture } from '../../../deploy/test/fleet-fixture';
 import { pageCacheSettings, withPageCache } from '../server.mjs';
 import { appDir, ensureStorefrontBuild } from './build';
 import { relayFrom } from './relay';
@@ -66,10 +62,9 @@ describe('storefront page cache (server.mjs)', () => {
     rejected: '127.0.0.4',
     unknown: '127.0.0.5',
   };
-  let fleet: RunningFleet;
+  let fx: FleetFixture;
   let proxyPort: number;
   let sku: string;
-  const output: string[] = [];
 
   /** A request through Caddy to acme's shop host from one visitor's address. */
   const shop = (
@@ -88,44 +83,17 @@ describe('storefront page cache (server.mjs)', () => {
 
   beforeAll(async () => {
     ensureStorefrontBuild();
-    const { pg, mysql, redisUrl } = testServers();
-    proxyPort = await freePort();
-    const work = mkdtempSync(join(tmpdir(), 'page-cache-'));
-    fleet = await startFleet({
-      env: {
-        PG_HOST: pg.host,
-        PG_PORT: String(pg.port),
-        PG_USER: pg.user,
-        PG_PASS: pg.password,
-        CONTROL_DB: `${prefix}control`,
-        PG_DB: `${prefix}access`,
-        MYSQL_HOST: mysql.host,
-        MYSQL_PORT: String(mysql.port),
-        MYSQL_USER: mysql.user,
-        MYSQL_PASSWORD: mysql.password,
-        PORTAL_DB: `${prefix}portal`,
-        REDIS_URL: redisUrl,
-        REDIS_PREFIX: prefix,
-        PROXY_PORT: String(proxyPort),
-        FLEET_PORTS: 'auto',
-        FLEET_DB_PREFIX: prefix,
-        FLEET_TENANTS: 'master,acme',
+    fx = await startFleetFixture(
+      'master,acme',
+      {
         NEXT_PUBLIC_GATEKEEPER_ENABLED: 'true',
         // Long enough that nothing in this file outlives an approval or a page by the clock.
         STOREFRONT_ACCESS_CACHE_SECONDS: '600',
         STOREFRONT_PAGE_CACHE_SECONDS: '600',
-        LICENSE_CACHE_DIR: join(work, 'cache'),
-        FILE_STORE_DIR: join(work, 'files'),
-        DEVPROJECTS_REPO_DIR: join(work, 'repo'),
-        FLEET_MAIL_DIR: join(work, 'mail'),
-        FLEET_SECRETS_FILE: join(work, 'secrets.env'),
-        LOG_LEVEL: 'warn',
       },
-      log: (line) => output.push(line),
-      serviceOutput: (name, line) => output.push(`${name}| ${line}`),
-    }).catch((err: unknown) => {
-      throw new Error(`${(err as Error).message}\n${output.slice(-40).join('\n')}`);
-    });
+      { prefix },
+    );
+    proxyPort = fx.proxyPort;
 
     // Three members of the public file access requests on the shop's access page, as people do.
     const chromium = await launchChromium();
@@ -181,23 +149,7 @@ describe('storefront page cache (server.mjs)', () => {
 
   afterAll(async () => {
     for (const child of started) await stopProcess(child);
-    await fleet?.stop();
-    const { pg, mysql } = testServers();
-    const admin = createPgDb({ ...pg, database: 'postgres' }, { max: 1 });
-    try {
-      const dbs = await sql<{
-        datname: string;
-      }>`select datname from pg_database where datname like ${`${prefix}%`}`.execute(admin);
-      for (const row of dbs.rows) await dropPgDatabase(pg, row.datname);
-    } finally {
-      await admin.destroy();
-    }
-    const my = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
-    try {
-      await sql`DROP DATABASE IF EXISTS ${sql.id(`${prefix}portal`)}`.execute(my);
-    } finally {
-      await my.destroy();
-    }
+    await fx?.stop();
   }, 120_000);
 
   it('an approved anonymous visitor gets the catalog pages from the cache, the same bytes, also gzipped', async () => {

@@ -1,20 +1,12 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  dropFleetDatabases,
-  freePort,
-  httpRequest,
-  launchChromium,
-  testServers,
-  uniqueName,
-} from '@aplt/testing';
+import { httpRequest, launchChromium, uniqueName } from '@aplt/testing';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningFleet, startFleet } from '../../../deploy/fleet/run-fleet';
 import { demoAdmin } from '../../../deploy/fleet/seeds/demo-tenants';
+import { type FleetFixture, startFleetFixture } from '../../../deploy/test/fleet-fixture';
 import { ensureStorefrontBuild } from './build';
 import { relayFrom } from './relay';
 
@@ -27,14 +19,13 @@ const SHOTS = fileURLToPath(new URL('../../../.run/screenshots/storefront/', imp
  */
 describe('storefront on the shop host through the proxy', () => {
   const prefix = `${uniqueName('sf')}_`;
-  let fleet: RunningFleet;
+  let fx: FleetFixture;
   let proxyPort: number;
   let relay: { port: number; server: Server };
   let relay3: { port: number; server: Server };
   let chromium: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;
   let staffToken: string;
-  const output: string[] = [];
   const visitorEmail = `visitor-${prefix}@example.com`;
 
   const api = (path: string, opts: Parameters<typeof httpRequest>[1] = {}) =>
@@ -45,43 +36,16 @@ describe('storefront on the shop host through the proxy', () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     ensureStorefrontBuild();
-    const { pg, mysql, redisUrl } = testServers();
-    proxyPort = await freePort();
-    const work = mkdtempSync(join(tmpdir(), 'storefront-'));
-    fleet = await startFleet({
-      env: {
-        PG_HOST: pg.host,
-        PG_PORT: String(pg.port),
-        PG_USER: pg.user,
-        PG_PASS: pg.password,
-        CONTROL_DB: `${prefix}control`,
-        PG_DB: `${prefix}access`,
-        MYSQL_HOST: mysql.host,
-        MYSQL_PORT: String(mysql.port),
-        MYSQL_USER: mysql.user,
-        MYSQL_PASSWORD: mysql.password,
-        PORTAL_DB: `${prefix}portal`,
-        REDIS_URL: redisUrl,
-        REDIS_PREFIX: prefix,
-        PROXY_PORT: String(proxyPort),
-        FLEET_PORTS: 'auto',
-        FLEET_DB_PREFIX: prefix,
-        FLEET_TENANTS: 'master,acme',
+    fx = await startFleetFixture(
+      'master,acme',
+      {
         // No visitor is whitelisted: the shop host is public at forward auth (ACCESS_SHOP_POLICY
         // default), the gatekeeper decides; 127.0.0.2-4 are members of the public.
         NEXT_PUBLIC_GATEKEEPER_ENABLED: 'true',
-        LICENSE_CACHE_DIR: join(work, 'cache'),
-        FILE_STORE_DIR: join(work, 'files'),
-        DEVPROJECTS_GIT_DIR: join(work, 'repos'),
-        FLEET_MAIL_DIR: join(work, 'mail'),
-        FLEET_SECRETS_FILE: join(work, 'secrets.env'),
-        LOG_LEVEL: 'warn',
       },
-      log: (line) => output.push(line),
-      serviceOutput: (name, line) => output.push(`${name}| ${line}`),
-    }).catch((err: unknown) => {
-      throw new Error(`${(err as Error).message}\n${output.slice(-40).join('\n')}`);
-    });
+      { prefix },
+    );
+    proxyPort = fx.proxyPort;
     relay = await relayFrom('127.0.0.2', proxyPort);
     relay3 = await relayFrom('127.0.0.3', proxyPort);
     chromium = await launchChromium();
@@ -99,8 +63,7 @@ describe('storefront on the shop host through the proxy', () => {
     await chromium?.close();
     relay?.server.close();
     relay3?.server.close();
-    await fleet?.stop();
-    await dropFleetDatabases(prefix);
+    await fx?.stop();
   }, 120_000);
 
   it("forward auth: the shop host is open to the public, the tenant's backend host is not", async () => {

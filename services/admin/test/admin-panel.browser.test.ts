@@ -49,12 +49,20 @@ describe('the admin panel in Chromium through the real proxy', () => {
   let base: string;
   let password = demoAdmin.password;
   const problems: string[] = [];
+  /** Each 401 a page received and each navigation of its main frame, for a failure's message. */
+  const trail: string[] = [];
 
   /** A page that records script errors and console errors (a missing translation key is one). */
   async function newPage(): Promise<Page> {
     const page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 800 });
     page.on('pageerror', (err) => problems.push(`pageerror: ${String(err)}`));
+    page.on('response', (res) => {
+      if (res.status() === 401) trail.push(`401 ${res.request().method()} ${res.url()}`);
+    });
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) trail.push(`at ${frame.url()}`);
+    });
     page.on('console', (msg) => {
       // Chromium reports every non-2xx fetch as a console error; those are answers, not bugs.
       if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource'))
@@ -72,7 +80,8 @@ describe('the admin panel in Chromium through the real proxy', () => {
       );
     } catch {
       throw new Error(
-        `expected ${path}, the page is at ${new URL(page.url()).pathname}${new URL(page.url()).search}`,
+        `expected ${path}, the page is at ${new URL(page.url()).pathname}${new URL(page.url()).search}\n` +
+          `last 401s and navigations:\n${trail.slice(-15).join('\n')}`,
       );
     }
   }

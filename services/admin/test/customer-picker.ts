@@ -13,20 +13,26 @@ export async function pickCustomer(
 ): Promise<void> {
   for (let attempt = 1; attempt <= attempts; attempt++) {
     await steps.search();
-    await steps.pick();
-    const kept = await page
-      .waitForFunction(
-        (want: string) =>
-          (
-            document.querySelector('[data-testid="customer-picker"] input') as HTMLInputElement | null
-          )?.value.includes(want),
-        { timeout: 5_000 },
-        name,
-      )
-      .then(
-        () => true,
-        () => false,
-      );
+    // The click itself can throw when the option is replaced under it ("Node is detached").
+    const picked = await steps.pick().then(
+      () => true,
+      () => false,
+    );
+    const kept =
+      picked &&
+      (await page
+        .waitForFunction(
+          (want: string) =>
+            (
+              document.querySelector('[data-testid="customer-picker"] input') as HTMLInputElement | null
+            )?.value.includes(want),
+          { timeout: 5_000 },
+          name,
+        )
+        .then(
+          () => true,
+          () => false,
+        ));
     if (kept) return;
   }
   throw new Error(`the customer picker never kept ${name} (${attempts} attempts)`);

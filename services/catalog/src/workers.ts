@@ -4,7 +4,13 @@ import type { Config } from './config';
 import { findConnector } from './connectors/connector-registry';
 import { runConnector } from './connectors/connector-run.service';
 import { ProgressTicker, RunProgress } from './connectors/run-progress';
-import { finishRun, getRun, markRunning, updateProgress } from './connectors/sync-run.repository';
+import {
+  failUnfinishedRun,
+  finishRun,
+  getRun,
+  markRunning,
+  updateProgress,
+} from './connectors/sync-run.repository';
 import { syncCommerceCatalog } from './sync/commerce-sync.service';
 import { recordTenantUpdate } from './sync/tenant-registry.repository';
 import { copyCatalog, countCatalogRows } from './sync/tenant-update.service';
@@ -51,25 +57,32 @@ export function startCatalogWorkers(deps: WorkerDeps): WorkerHandle[] {
   const connectors = startWorker(
     'connectors',
     {
-      'connector.run': async (p, _job, signal) => {
+      'connector.run': async (p, job, signal) => {
         logAbort(signal, { queue: 'connectors', connector: p.connector, runId: p.runId });
-        const connector = findConnector(p.connector);
-        if (!connector) throw new Error(`Unknown connector ${p.connector}`);
         const db = deps.databases.aplt(await tenant(p.tenantId));
-        await runConnector(
-          db,
-          p.runId,
-          connector,
-          {
-            batchSize: deps.config.CATALOG_BATCH_SIZE,
-            defaultMarginPercent: deps.config.CATALOG_DEFAULT_MARGIN_PERCENT,
-            signal,
-          },
-          log,
-        );
-        await changed(p.tenantId);
-        // runConnector records failures on the run row; one stopped by the limit fails its job too.
-        if (signal.aborted && (await getRun(db, p.runId))?.status === 'failed') throw signal.reason;
+        try {
+          const connector = findConnector(p.connector);
+          if (!connector) throw new Error(`Unknown connector ${p.connector}`);
+          await runConnector(
+            db,
+            p.runId,
+            connector,
+            {
+              batchSize: deps.config.CATALOG_BATCH_SIZE,
+              defaultMarginPercent: deps.config.CATALOG_DEFAULT_MARGIN_PERCENT,
+              signal,
+            },
+            log,
+          );
+          await changed(p.tenantId);
+          // runConnector records failures on the run row; one stopped by the limit fails its job too.
+          if (signal.aborted && (await getRun(db, p.runId))?.status === 'failed') throw signal.reason;
+        } catch (err) {
+          // A failure the run could not record: on the last attempt the run fails (best effort: its
+          // database may be the failure), or it would block its connector as queued forever.
+          if (isFinal(job)) await failUnfinishedRun(db, p.runId, failureOf(err, signal)).catch(() => {});
+          throw err;
+        }
       },
     },
     { ...opts, concurrency: 4, timeLimitMs: limitMs(deps.config.CATALOG_CONNECTOR_TIME_LIMIT_SECONDS) },

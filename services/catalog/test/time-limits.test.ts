@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Kysely, sql } from '@aplt/db';
 import { allFeaturesClient } from '@aplt/licensing';
-import { createRedis, type Redis, type WorkerHandle } from '@aplt/queue';
+import { createRedis, QueueClient, type Redis, type WorkerHandle } from '@aplt/queue';
 import {
   createTestFleet,
   createTestRedis,
@@ -275,5 +275,39 @@ describe('per-queue time limits (CATALOG_*_TIME_LIMIT_SECONDS)', () => {
       await stopNormal();
     }
     expect(await count(acme, 'aplt_products')).toBe(3);
+  });
+  it('fails a run whose job failed every attempt before the run could record why, so its connector is free again', async () => {
+    // A connector this version no longer knows (a job queued before an upgrade): each attempt
+    // fails before the run starts; the last one records the failure on the run.
+    const run = await createRun(master, { connector: '99_products' });
+    const producer = createRedis(redis.url);
+    const queues = new QueueClient(producer, redis.prefix);
+    const stopWorkers = startWorkers({});
+    try {
+      await queues.enqueue('connectors', 'connector.run', {
+        tenantId: 'master',
+        connector: '99_products',
+        runId: run.id,
+      });
+      // Three attempts with their backoff (2 s, then 4 s): up to two minutes on a loaded machine.
+      const failed = await eventually(
+        async () => {
+          const r = await getRun(master, run.id);
+          return r?.status === 'failed' ? r : undefined;
+        },
+        `run ${run.id} to fail`,
+        1_200,
+      );
+      expect(failed).toMatchObject({
+        status: 'failed',
+        error: 'Unknown connector 99_products',
+      });
+    } finally {
+      await stopWorkers();
+      await queues.close();
+      producer.disconnect();
+    }
+    const again = await createRun(master, { connector: '99_products' });
+    expect(again.status).toBe('queued');
   });
 });

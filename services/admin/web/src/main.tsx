@@ -8,7 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { ErrorBoundary } from './components/common/error-boundary';
 import { queryClient } from './lib/query-client';
-import { sdk } from './lib/sdk';
+import { hasToken, sdk } from './lib/sdk';
 import { loginPath, onSessionExpired } from './lib/session';
 import { routeMap } from './router/route-map';
 
@@ -20,7 +20,9 @@ const router = createBrowserRouter(routeMap, { basename: '/app' });
 let expiring = false;
 onSessionExpired(() => {
   const { pathname, search } = router.state.location;
-  if (expiring || pathname === '/login') return;
+  // No token: the person signed out, and a request sent before that came back 401. The
+  // protected pages send them to sign-in on their own, without the "session expired" note.
+  if (expiring || pathname === '/login' || !hasToken()) return;
   expiring = true;
   void router
     .navigate(loginPath(pathname + search, true), { replace: true })

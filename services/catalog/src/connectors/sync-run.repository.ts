@@ -131,6 +131,20 @@ export async function finishRun(
     .execute();
 }
 
+/**
+ * The last attempt of a run's job failed before the run could record why (an unknown connector,
+ * its database unreachable throughout): the run fails, so its connector can be started again. A
+ * finished run is left as it is.
+ */
+export async function failUnfinishedRun(db: Kysely<any>, id: number, error: string): Promise<void> {
+  await db
+    .updateTable('aplt_connector_sync')
+    .set({ status: 'failed', error, finished_at: sql`now()` })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .execute();
+}
+
 export async function getRun(db: Kysely<any>, id: number): Promise<SyncRun | undefined> {
   return (await db.selectFrom('aplt_connector_sync').selectAll().where('id', '=', id).executeTakeFirst()) as
     SyncRun | undefined;

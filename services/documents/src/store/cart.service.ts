@@ -85,9 +85,20 @@ function priceInput(
 
 async function priceLines(db: Kysely<any>, config: Config, lines: repo.CartLineRow[]): Promise<PricedLine[]> {
   const out: PricedLine[] = [];
+  // Lines that differ only by their logo (the same product, quantity and print) price alike:
+  // each distinct price is asked once per view.
+  const prices = new Map<string, ReturnType<typeof proposePrice>>();
   for (const line of lines) {
+    const input = priceInput(line);
+    const key = JSON.stringify(input);
+    let price = prices.get(key);
+    if (!price) {
+      price = proposePrice(db, config, input);
+      price.catch(() => {}); // awaited below; a 422 is this line's answer
+      prices.set(key, price);
+    }
     try {
-      out.push({ line, price: await proposePrice(db, config, priceInput(line)), error: null });
+      out.push({ line, price: await price, error: null });
     } catch (err) {
       // A product that left the catalog (or a technique no longer offered) shows, but cannot be quoted.
       if (err instanceof HttpError && err.statusCode === 422)
