@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Quick start, command 2: lint, type-check, generated-config drift check, the admin panel's build,
-# then every test (the panel's browser tests run against that build).
+# Quick start, command 2: lint, type-check, generated-config drift check, the builds the tests run
+# against (admin panel, compiled services, storefront, Schematron), then every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source deploy/lib.sh
@@ -8,21 +8,33 @@ ensure_system_packages
 ensure_servers
 ensure_node_modules
 
-log "lint and type-check"
-pnpm_cmd exec turbo run //#lint //#typecheck --output-logs=errors-only
+# The builds the tests run against go on beside lint and type-check (those are one process each):
+# the admin panel (its browser tests), the compiled fleet (the fleets the tests start run the
+# bundles the start command runs; a dozen processes that each compile their TypeScript at start
+# cost minutes on a loaded two-core machine; one test file run by hand runs the source, as
+# FLEET_RUNTIME's default is tsx), and the EN 16931 and Peppol Schematron (compiled once, cached).
+mkdir -p .run
+log "lint and type-check; meanwhile the admin panel, the services and the e-invoice Schematron build"
+(
+  build_admin_web &&
+    build_fleet &&
+    pnpm_cmd exec tsx services/documents/test/output/einvoice-compile.ts >.run/einvoice-compile.log 2>&1 ||
+    { cat .run/einvoice-compile.log >&2 2>/dev/null; exit 1; }
+) &
+builds=$!
+checks=0
+pnpm_cmd exec turbo run //#lint //#typecheck --output-logs=errors-only || checks=$?
 log "generated proxy configuration is current"
-pnpm_cmd exec tsx proxy/src/cli.ts --check
-build_admin_web
-# The fleets the tests start run the bundles the start command runs (just built): on a loaded
-# two-core machine, a dozen processes that each compile their TypeScript at start cost minutes.
-# A single test file run by hand (vitest) runs the source, as FLEET_RUNTIME's default is tsx.
-build_fleet
+pnpm_cmd exec tsx proxy/src/cli.ts --check || checks=$?
+# After the type-check: it reads the storefront's .next/types, which its build writes.
+ensure_storefront || checks=$?
+built=0
+wait "$builds" || built=$?
+if [ "$checks" != 0 ] || [ "$built" != 0 ]; then
+  echo "lint, type-check or a build failed (see above)" >&2
+  exit 1
+fi
 export FLEET_RUNTIME=compiled
-# The storefront is built only when stale: its browser test runs against that build.
-ensure_storefront
-# The e-invoice tests run the EN 16931 and Peppol Schematron: compiled once, then cached.
-log "e-invoice Schematron"
-pnpm_cmd exec tsx services/documents/test/output/einvoice-compile.ts
 log "tests"
 mkdir -p .run
 status=0

@@ -105,9 +105,9 @@ describe('the sales pages in Chromium through the real proxy', () => {
       typeof path === 'string' ? `^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` : path.source;
     try {
       await waitFor((re: string) => new RegExp(re).test(location.pathname + location.search), source);
-    } catch {
+    } catch (err) {
       throw new Error(
-        `expected ${source}, the page is at ${new URL(page.url()).pathname}${new URL(page.url()).search}`,
+        `expected ${source}, the page is at ${new URL(page.url()).pathname}${new URL(page.url()).search}\n${String(err)}`,
       );
     }
     return new URL(page.url()).pathname;
@@ -464,12 +464,18 @@ describe('the sales pages in Chromium through the real proxy', () => {
         (e) => (e as HTMLInputElement).value,
       ),
     ).toContain(products[0]!.sku);
+    const amountBefore = await text('[data-testid="line-1"] [data-testid="line-amount"]');
     await typeInto('[data-testid="line-1"] [data-testid="line-quantity"]', '150');
-    await waitFor(() => {
+    // The amount of 150 pieces, not the old one still showing, and the save button free again.
+    await waitFor((was: string) => {
       const t =
         document.querySelector('[data-testid="line-1"] [data-testid="line-amount"]')?.textContent ?? '';
-      return t.includes('€') && !t.includes('Berekenen');
-    });
+      return t.includes('€') && !t.includes('Berekenen') && t !== was;
+    }, amountBefore);
+    await waitFor(
+      () =>
+        !(document.querySelector('[data-testid="quotation-submit"]') as HTMLButtonElement | null)?.disabled,
+    );
     await page.click('[data-testid="quotation-submit"]');
     await at(/^\/app\/quotations\/\d+$/);
     await waitFor(() =>
