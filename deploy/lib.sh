@@ -30,7 +30,9 @@ ensure_system_packages() {
   command -v gs >/dev/null || missing+=(ghostscript)
   command -v xmllint >/dev/null || missing+=(libxml2-utils)
   command -v git >/dev/null || missing+=(git)
-  fc-list 2>/dev/null | grep -qi dejavu || missing+=(fonts-dejavu-core)
+  # Not `grep -q`: it stops reading at the first match, fc-list dies of SIGPIPE, and under
+  # pipefail the font counted as missing (reinstalled on every run).
+  [ -n "$(fc-list : family 2>/dev/null | grep -i dejavu)" ] || missing+=(fonts-dejavu-core)
   if [ ${#missing[@]} -gt 0 ]; then
     log "installing Debian packages: ${missing[*]}"
     as_root apt-get update -qq

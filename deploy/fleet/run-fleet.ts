@@ -21,7 +21,7 @@ import {
   TenantDatabases,
   TenantRegistry,
 } from '@aplt/db';
-import { freePort, localUpstreams, type RunningProxy, startCaddy } from '@aplt/proxy';
+import { freePorts, localUpstreams, type RunningProxy, startCaddy } from '@aplt/proxy';
 import { ensureSecretsFile, LOCAL_SECRETS_FILE } from '../secrets';
 import { startMailCatcher, type MailCatcher } from './mail-catcher';
 import { type FleetProcess, fleetProcesses, nodeArgs } from './manifest';
@@ -307,8 +307,16 @@ export async function startFleet(opts: {
   const notes = await prepareFleet({ env: opts.env, log });
   const prepared = performance.now();
   const ports = { ...ServicePorts } as Record<ServiceName, number>;
+  // `auto`: one free port per HTTP process, all distinct and none the proxy's.
+  const extraReplicas = fleetProcesses
+    .filter((p) => p.port !== null)
+    .reduce((n, p) => n + (e.FLEET_REPLICAS[p.name] ?? 1) - 1, 0);
+  const spare =
+    e.FLEET_PORTS === 'auto'
+      ? await freePorts(Object.keys(ports).length + extraReplicas, [e.PROXY_PORT])
+      : [];
   if (e.FLEET_PORTS === 'auto')
-    for (const s of Object.keys(ports) as ServiceName[]) ports[s] = await freePort();
+    for (const s of Object.keys(ports) as ServiceName[]) ports[s] = spare.shift()!;
   // Every process of the manifest as many times as FLEET_REPLICAS says, each HTTP one on its own
   // port: the first on the service's port, the others on free ports (auto) or 100 apart.
   const instances: FleetInstance[] = [];
@@ -321,7 +329,7 @@ export async function startFleet(opts: {
           : replica === 1
             ? ports[p.service]
             : e.FLEET_PORTS === 'auto'
-              ? await freePort()
+              ? spare.shift()!
               : ports[p.service] + 100 * (replica - 1);
       instances.push({ process: p, name: count > 1 ? `${p.name}.${replica}` : p.name, replica, port });
     }

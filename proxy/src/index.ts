@@ -10,4 +10,4 @@ export {
   COMPOSE_REPLICAS,
   type Upstreams,
 } from './upstreams';
-export { freePort } from './free-port';
+export { freePort, freePorts } from './free-port';

@@ -170,3 +170,35 @@ export async function createApp(opts: AppOptions): Promise<App> {
   }
   return app;
 }
+
+/** What a tenant backend's config holds for createApp (the shared env of @aplt/config). */
+export interface TenantAppConfig {
+  LOG_LEVEL: string;
+  LOG_PRETTY: boolean;
+  TRUSTED_PROXIES: string[];
+  JWT_SECRET: string;
+  ACCESS_ASSERTION_PUBLIC_KEY: string;
+}
+
+/**
+ * createApp for a tenant backend: its name, the logging, trusted proxies, JWT secret and assertion
+ * key of its config, and the registry and licenses it serves; `extra` adds what only it needs.
+ */
+export function createTenantApp(
+  name: string,
+  deps: { registry: TenantRegistry; licenses: FeatureSource },
+  config: TenantAppConfig,
+  extra: Omit<Partial<AppOptions>, 'name' | 'registry' | 'licenses'> = {},
+): Promise<App> {
+  return createApp({
+    name,
+    logLevel: config.LOG_LEVEL,
+    prettyLogs: config.LOG_PRETTY,
+    trustedProxies: config.TRUSTED_PROXIES,
+    registry: deps.registry,
+    licenses: deps.licenses,
+    jwtSecret: config.JWT_SECRET,
+    assertionPublicKey: config.ACCESS_ASSERTION_PUBLIC_KEY,
+    ...extra,
+  });
+}

@@ -1,4 +1,11 @@
-export { createApp, type AppOptions, type App, type FastPathHandler } from './create-app';
+export {
+  createApp,
+  createTenantApp,
+  type AppOptions,
+  type App,
+  type FastPathHandler,
+  type TenantAppConfig,
+} from './create-app';
 export {
   HttpError,
   badRequest,

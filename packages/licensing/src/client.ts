@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { env, licenseEnv, loadEnv, redisEnv } from '@aplt/config';
 import { Redis } from 'ioredis';
+import { z } from 'zod';
 import { type FeatureKey, featureKeys, isFeatureKey } from './catalog';
 import { licenseChannel, type LicenseChangedMessage } from './channel';
 import { readSnapshot, writeSnapshot } from './snapshot';
@@ -283,28 +285,35 @@ export class HttpLicenseClient implements LicenseClient {
   }
 }
 
+/** The license client's variables: licenseEnv of @aplt/config, push and the fetch limit. */
+const licenseClientEnv = {
+  ...licenseEnv,
+  ...redisEnv,
+  // The services check their SERVICE_TOKEN themselves; without one the API refuses (401).
+  SERVICE_TOKEN: env.optionalStr(),
+  LICENSE_PUSH: env.bool(true),
+  LICENSE_FETCH_TIMEOUT_MS: env.int(5000).pipe(z.number().min(1)),
+};
+
 /**
  * Builds the backend's license client from LICENSE_API_URL, SERVICE_TOKEN, TENANT_ID,
  * TENANT_FEATURES, LICENSE_CACHE_DIR, LICENSE_REFRESH_SECONDS and (for push) REDIS_URL/REDIS_PREFIX;
- * LICENSE_PUSH=false turns push off.
+ * LICENSE_PUSH=false turns push off. A bad value throws a ConfigError naming the variable.
  */
 export function createLicenseClientFromEnv(
-  env: Record<string, string | undefined> = process.env,
+  source: Record<string, string | undefined> = process.env,
   opts: { logger?: LicenseLogger } = {},
 ): LicenseClient {
-  const v = (key: string) => (env[key] === '' ? undefined : env[key]);
-  const push = !['false', '0', 'no'].includes(v('LICENSE_PUSH') ?? 'true');
+  const e = loadEnv(licenseClientEnv, source);
   return new HttpLicenseClient({
-    apiUrl: v('LICENSE_API_URL') ?? 'http://127.0.0.1:3334',
-    serviceToken: v('SERVICE_TOKEN'),
-    cacheDir: v('LICENSE_CACHE_DIR') ?? '.cache',
-    envFeatures: v('TENANT_FEATURES'),
-    tenantId: v('TENANT_ID'),
-    refreshSeconds: Number(v('LICENSE_REFRESH_SECONDS') ?? 60),
-    redis: push
-      ? { url: v('REDIS_URL') ?? 'redis://127.0.0.1:6379', prefix: v('REDIS_PREFIX') ?? 'aplt' }
-      : null,
-    fetchTimeoutMs: Number(v('LICENSE_FETCH_TIMEOUT_MS') ?? 5000),
+    apiUrl: e.LICENSE_API_URL,
+    serviceToken: e.SERVICE_TOKEN,
+    cacheDir: e.LICENSE_CACHE_DIR,
+    envFeatures: e.TENANT_FEATURES,
+    tenantId: e.TENANT_ID,
+    refreshSeconds: e.LICENSE_REFRESH_SECONDS,
+    redis: e.LICENSE_PUSH ? { url: e.REDIS_URL, prefix: e.REDIS_PREFIX } : null,
+    fetchTimeoutMs: e.LICENSE_FETCH_TIMEOUT_MS,
     ...(opts.logger ? { logger: opts.logger } : {}),
   });
 }

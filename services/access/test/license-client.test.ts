@@ -151,6 +151,15 @@ describe('license client against the real license API', () => {
     expect(existsSync(join(cacheDir, 'features-acme.json'))).toBe(true);
   });
 
+  it('reads its variables through @aplt/config: a bad value is refused naming the variable', () => {
+    const bad = (extra: Record<string, string>) => () =>
+      createLicenseClientFromEnv({ LICENSE_CACHE_DIR: newDir(), LICENSE_PUSH: 'false', ...extra });
+    expect(bad({ LICENSE_REFRESH_SECONDS: 'often' })).toThrow(/LICENSE_REFRESH_SECONDS/);
+    expect(bad({ LICENSE_PUSH: 'sometimes' })).toThrow(/LICENSE_PUSH/);
+    expect(bad({ LICENSE_FETCH_TIMEOUT_MS: '0' })).toThrow(/LICENSE_FETCH_TIMEOUT_MS/);
+    expect(bad({ LICENSE_API_URL: '' })).not.toThrow();
+  });
+
   it('never broadens access during an outage: a failed refresh keeps the last known set', async () => {
     const opts: LicenseClientOptions = {
       apiUrl,

@@ -1,4 +1,4 @@
-import { createApp, type TenantServiceDeps } from '@aplt/http';
+import { createTenantApp, type TenantServiceDeps } from '@aplt/http';
 import type { Config } from './config';
 import { FeatureWatch } from './features/feature-watch';
 import { featuresRoutes } from './features/features.routes';
@@ -9,16 +9,7 @@ export type Deps = Pick<TenantServiceDeps, 'registry' | 'databases' | 'licenses'
 
 /** Builds the admin service (the panel at /app and the feature endpoints); never listens. */
 export async function buildApp(deps: Deps, config: Config) {
-  const app = await createApp({
-    name: 'admin',
-    logLevel: config.LOG_LEVEL,
-    prettyLogs: config.LOG_PRETTY,
-    trustedProxies: config.TRUSTED_PROXIES,
-    registry: deps.registry,
-    licenses: deps.licenses,
-    jwtSecret: config.JWT_SECRET,
-    assertionPublicKey: config.ACCESS_ASSERTION_PUBLIC_KEY,
-  });
+  const app = await createTenantApp('admin', deps, config);
 
   // The tenant backend's root: which tenant this host is, so a person (or a test) can see it.
   app.get('/', async (request) => ({

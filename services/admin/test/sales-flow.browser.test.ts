@@ -179,8 +179,23 @@ describe('the sales pages in Chromium through the real proxy', () => {
       return last === key && r.width > 0;
     }, selector);
   }
+  /**
+   * Clicks the element once it has stopped moving and nothing lies on top of it: a toast of the
+   * last action (bottom right, where the save buttons are) takes the click as a person's finger
+   * would, and on a loaded machine it stays longer.
+   */
   async function press(selector: string) {
     await settled(selector);
+    // A toast under the pointer never goes (hovering pauses it): the pointer leaves first.
+    await page.mouse.move(1, 1);
+    await waitFor((sel: string) => {
+      const el = document.querySelector(sel);
+      if (!el) return false;
+      el.scrollIntoView({ block: 'nearest' });
+      const r = el.getBoundingClientRect();
+      const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return top !== null && (top === el || el.contains(top));
+    }, selector);
     await page.click(selector);
   }
   const text = (selector: string) => page.$eval(selector, (e) => e.textContent ?? '');
@@ -365,7 +380,7 @@ describe('the sales pages in Chromium through the real proxy', () => {
     await page.waitForSelector('[data-testid="line-0"]');
 
     // Nothing chosen yet: the form says so at the line and sends nothing.
-    await page.click('[data-testid="quotation-submit"]');
+    await press('[data-testid="quotation-submit"]');
     await page.waitForSelector('[data-testid="line-0"] [data-testid="line-error"]');
     expect(posts).toEqual([]);
 
@@ -431,7 +446,7 @@ describe('the sales pages in Chromium through the real proxy', () => {
     });
     await shot('quotation-create');
 
-    await page.click('[data-testid="quotation-submit"]');
+    await press('[data-testid="quotation-submit"]');
     await at(/^\/app\/quotations\/\d+$/);
     page.off('request', onRequest);
     expect(posts).toHaveLength(1);
@@ -476,7 +491,7 @@ describe('the sales pages in Chromium through the real proxy', () => {
       () =>
         !(document.querySelector('[data-testid="quotation-submit"]') as HTMLButtonElement | null)?.disabled,
     );
-    await page.click('[data-testid="quotation-submit"]');
+    await press('[data-testid="quotation-submit"]');
     await at(/^\/app\/quotations\/\d+$/);
     await waitFor(() =>
       (document.querySelectorAll('[data-testid="quotation-lines"] tbody tr')[1]?.textContent ?? '').includes(

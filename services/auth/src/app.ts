@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { newId } from '@aplt/db';
-import { commerceActorCheck, createApp, type TenantServiceDeps, useActorCheck } from '@aplt/http';
+import { commerceActorCheck, createTenantApp, type TenantServiceDeps, useActorCheck } from '@aplt/http';
 import { hashPassword } from '@aplt/passwords';
 import { createRedis, QueueClient } from '@aplt/queue';
 import { emailpassRoutes, type PasswordSyncTrigger } from './admin/emailpass.routes';
@@ -25,16 +25,7 @@ export type Deps = Pick<TenantServiceDeps, 'registry' | 'databases' | 'licenses'
 
 /** Builds the auth service; never listens (server.ts does). */
 export async function buildApp(deps: Deps, config: Config) {
-  const app = await createApp({
-    name: 'auth',
-    logLevel: config.LOG_LEVEL,
-    prettyLogs: config.LOG_PRETTY,
-    trustedProxies: config.TRUSTED_PROXIES,
-    registry: deps.registry,
-    licenses: deps.licenses,
-    jwtSecret: config.JWT_SECRET,
-    assertionPublicKey: config.ACCESS_ASSERTION_PUBLIC_KEY,
-  });
+  const app = await createTenantApp('auth', deps, config);
   // requireActor (customer 2FA routes) refuses tokens of deleted customers and revoked tokens.
   useActorCheck(app, commerceActorCheck(deps.databases));
 

@@ -1,4 +1,4 @@
-import { createApp, type TenantServiceDeps } from '@aplt/http';
+import { createTenantApp, type TenantServiceDeps } from '@aplt/http';
 import { createRedis, QueueClient, type Redis, type WorkerHandle } from '@aplt/queue';
 import { aiProviderFromConfig, type AiProvider } from './ai/ai-provider';
 import { aiRoutes } from './ai/ai.routes';
@@ -21,16 +21,7 @@ export type Deps = Pick<TenantServiceDeps, 'registry' | 'databases' | 'licenses'
 
 /** Builds the catalog service; never listens (server.ts does). Workers run here only with CATALOG_RUN_WORKERS. */
 export async function buildApp(deps: Deps, config: Config) {
-  const app = await createApp({
-    name: 'catalog',
-    logLevel: config.LOG_LEVEL,
-    prettyLogs: config.LOG_PRETTY,
-    trustedProxies: config.TRUSTED_PROXIES,
-    registry: deps.registry,
-    licenses: deps.licenses,
-    jwtSecret: config.JWT_SECRET,
-    assertionPublicKey: config.ACCESS_ASSERTION_PUBLIC_KEY,
-  });
+  const app = await createTenantApp('catalog', deps, config);
   const redis: Redis = createRedis(config.REDIS_URL);
   const queues = new QueueClient(redis, config.REDIS_PREFIX);
   const catalogDeps: CatalogDeps = {

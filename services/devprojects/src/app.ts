@@ -1,4 +1,4 @@
-import { createApp, type TenantServiceDeps } from '@aplt/http';
+import { createTenantApp, type TenantServiceDeps } from '@aplt/http';
 import type { QueueClient } from '@aplt/queue';
 import type { Config } from './config';
 import type { GitRepositories } from './git/bot-repository';
@@ -19,15 +19,7 @@ const SERVICE_VERSION = '1.0.0';
 
 /** Builds the devprojects service; never listens (server.ts does). */
 export async function buildApp(deps: Deps, config: Config) {
-  const app = await createApp({
-    name: 'devprojects',
-    logLevel: config.LOG_LEVEL,
-    prettyLogs: config.LOG_PRETTY,
-    trustedProxies: config.TRUSTED_PROXIES,
-    registry: deps.registry,
-    licenses: deps.licenses,
-    jwtSecret: config.JWT_SECRET,
-    assertionPublicKey: config.ACCESS_ASSERTION_PUBLIC_KEY,
+  const app = await createTenantApp('devprojects', deps, config, {
     serviceToken: config.SERVICE_TOKEN,
     // Preview hosts (<code>.preview.<tenant host>) reach the preview route only.
     rewriteUrl: previewRewrite,

@@ -1,4 +1,4 @@
-import { createApp, type TenantServiceDeps } from '@aplt/http';
+import { createTenantApp, type TenantServiceDeps } from '@aplt/http';
 import type { QueueClient } from '@aplt/queue';
 import { registerChainRoutes } from './chain/chain.routes';
 import type { Config } from './config';
@@ -25,16 +25,7 @@ export type Deps = Pick<TenantServiceDeps, 'registry' | 'databases' | 'licenses'
 
 /** Builds the documents service; never listens (server.ts does). */
 export async function buildApp(deps: Deps, config: Config) {
-  const app = await createApp({
-    name: 'documents',
-    logLevel: config.LOG_LEVEL,
-    prettyLogs: config.LOG_PRETTY,
-    trustedProxies: config.TRUSTED_PROXIES,
-    registry: deps.registry,
-    licenses: deps.licenses,
-    jwtSecret: config.JWT_SECRET,
-    assertionPublicKey: config.ACCESS_ASSERTION_PUBLIC_KEY,
-  });
+  const app = await createTenantApp('documents', deps, config);
   const ctx: DocumentsContext = { databases: deps.databases, config, queues: deps.queues };
   // Partner fulfilment first: its hook (wake the partner worker after a confirmation) covers every route.
   const partnerQueue = new PartnerQueue(config.REDIS_URL, config.REDIS_PREFIX);

@@ -1,4 +1,4 @@
-import { commerceActorCheck, createApp, type TenantServiceDeps, useActorCheck } from '@aplt/http';
+import { commerceActorCheck, createTenantApp, type TenantServiceDeps, useActorCheck } from '@aplt/http';
 import { createRedis, QueueClient } from '@aplt/queue';
 import type { Config } from './config';
 import { RunStateStore } from './run-state.repository';
@@ -8,16 +8,7 @@ export type Deps = Pick<TenantServiceDeps, 'registry' | 'databases' | 'licenses'
 
 /** Builds the password-sync service (run-state endpoint and health); never listens. */
 export async function buildApp(deps: Deps, config: Config) {
-  const app = await createApp({
-    name: 'password-sync',
-    logLevel: config.LOG_LEVEL,
-    prettyLogs: config.LOG_PRETTY,
-    trustedProxies: config.TRUSTED_PROXIES,
-    registry: deps.registry,
-    licenses: deps.licenses,
-    jwtSecret: config.JWT_SECRET,
-    assertionPublicKey: config.ACCESS_ASSERTION_PUBLIC_KEY,
-  });
+  const app = await createTenantApp('password-sync', deps, config);
   // This service starts without bootTenantService: it wires the actor check of requireActor itself.
   useActorCheck(app, commerceActorCheck(deps.databases));
   const redis = createRedis(config.REDIS_URL);
