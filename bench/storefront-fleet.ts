@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createMysqlDb, createPgDb, dropPgDatabase, sql } from '@aplt/db';
+import { dropFleetDatabases } from '@aplt/testing';
 import { ensureStorefrontBuild } from '../apps/storefront/test/build';
 import { startFleet } from '../deploy/fleet/run-fleet';
 import { demoAdmin } from '../deploy/fleet/seeds/demo-tenants';
@@ -91,21 +91,7 @@ export async function startStorefrontFleet(tenants = 'master,acme'): Promise<Ben
   const logFile = join('.run', `bench-storefront-${process.pid}.log`);
   const log = createWriteStream(logFile);
   const cleanup = async () => {
-    const admin = createPgDb({ ...pg, database: 'postgres' }, { max: 1 });
-    try {
-      const dbs = await sql<{
-        datname: string;
-      }>`select datname from pg_database where datname like ${`${prefix}%`}`.execute(admin);
-      for (const row of dbs.rows) await dropPgDatabase(pg, row.datname);
-    } finally {
-      await admin.destroy();
-    }
-    const my = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
-    try {
-      await sql`DROP DATABASE IF EXISTS ${sql.id(`${prefix}portal`)}`.execute(my);
-    } finally {
-      await my.destroy();
-    }
+    await dropFleetDatabases(prefix, { pg, mysql });
     await deleteRedisPrefix(redisUrl, prefix);
     rmSync(work, { recursive: true, force: true });
     log.end();

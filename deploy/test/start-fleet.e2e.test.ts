@@ -2,8 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serviceNames } from '@aplt/config';
-import { createMysqlDb, createPgDb, dropPgDatabase, sql } from '@aplt/db';
-import { freePort, httpRequest, testServers, uniqueName } from '@aplt/testing';
+import { dropFleetDatabases, freePort, httpRequest, testServers, uniqueName } from '@aplt/testing';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningFleet, startFleet } from '../fleet/run-fleet';
@@ -63,22 +62,7 @@ describe('the start command brings the whole fleet up behind the proxy', () => {
 
   afterAll(async () => {
     await fleet?.stop();
-    const { pg, mysql } = testServers();
-    const admin = createPgDb({ ...pg, database: 'postgres' }, { max: 1 });
-    try {
-      const dbs = await sql<{
-        datname: string;
-      }>`select datname from pg_database where datname like ${`${prefix}%`}`.execute(admin);
-      for (const row of dbs.rows) await dropPgDatabase(pg, row.datname);
-    } finally {
-      await admin.destroy();
-    }
-    const my = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
-    try {
-      await sql`DROP DATABASE IF EXISTS ${sql.id(`${prefix}portal`)}`.execute(my);
-    } finally {
-      await my.destroy();
-    }
+    await dropFleetDatabases(prefix);
   }, 120_000);
 
   const via = (host: string, path: string, opts: Parameters<typeof httpRequest>[1] = {}) =>
