@@ -221,9 +221,9 @@ describe('the trust boundary, tried as an attacker through the proxy', () => {
       }),
     );
     const checked = attempts.filter((s) => s === 401).length;
-    expect(checked).toBeGreaterThan(0);
-    expect(checked).toBeLessThanOrEqual(5);
-    expect(attempts.filter((s) => s !== 401).every((s) => s === 429)).toBe(true);
+    expect(checked, String(attempts)).toBeGreaterThan(0);
+    expect(checked, String(attempts)).toBeLessThanOrEqual(5);
+    expect(attempts.filter((s) => s !== 401 && s !== 429)).toEqual([]);
   });
 
   it('6b. emailpass counts respelled hosts as one and locks the account without telling whether it exists', async () => {

@@ -2,6 +2,7 @@ import { createTestFleet, type TestFleet } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../src/auth/login.service';
 import { addressKey } from '../src/auth/throttle-keys';
+import * as throttle from '../src/auth/throttle.repository';
 import { createAccessAppForTest } from './access-app';
 import { csrfSession, injectSend, solvedCaptcha, type Send, startLogin } from './helpers';
 
@@ -84,6 +85,32 @@ describe('login lockout: one atomic count per attempt, before the password is ch
     // A refused attempt is not counted against its address: those clients may still sign in elsewhere.
     const refusedFrom = injectSend(app, '127.0.1.30');
     expect((await startLogin(refusedFrom, 'third@example.com', PASSWORD)).res.status).toBe(200);
+  });
+
+  it('never deadlocks when refused attempts are given back while others are counted on the same keys', async () => {
+    // A refund that locked its two keys in scan order and an attempt that locked them in array
+    // order each held one and waited for the other: PostgreSQL aborted one, the login answered 500.
+    const limits = { max: LIMIT, windowSeconds: 600, banSeconds: 900 };
+    const failures: string[] = [];
+    for (let round = 0; round < 20; round++) {
+      const keys = [`acct:race${round}@example.com`, `ip:10.9.0.${round}`];
+      await Promise.all(
+        Array.from({ length: 60 }, async () => {
+          try {
+            const r = await throttle.reserveAttempt(app.accessDb!, keys, limits);
+            if (!r.allowed) await throttle.refundAttempt(app.accessDb!, keys, LIMIT);
+          } catch (err) {
+            failures.push(String(err));
+          }
+        }),
+      );
+    }
+    expect(failures).toEqual([]);
+    // Every refused attempt was given back: each pair of keys stays at the limit, banned.
+    const bans = await throttle.listBans(app.accessDb!);
+    expect(
+      bans.filter((b) => b.key.includes('race') || b.key.startsWith('ip:10.9.0.')).map((b) => b.failures),
+    ).toEqual(Array<number>(40).fill(LIMIT));
   });
 
   it('does not count right passwords: more sign-ins than the limit from one address all pass', async () => {

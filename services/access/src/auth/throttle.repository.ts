@@ -24,7 +24,7 @@ export async function reserveAttempt(
   const { rows } = await sql<{ key: string; failures: number; ban_left: number | null }>`
     INSERT INTO access_throttle AS t (key, failures, window_started_at, banned_until)
     SELECT k, 1, now(), CASE WHEN ${max} <= 1 THEN now() + make_interval(secs => ${ban}) END
-    FROM unnest(${keys}::text[]) AS k
+    FROM unnest(${keys}::text[]) AS k ORDER BY k COLLATE "C"
     ON CONFLICT (key) DO UPDATE SET
       failures = CASE WHEN ${stale(win)} THEN 1 ELSE t.failures + 1 END,
       window_started_at = CASE WHEN ${stale(win)} THEN now() ELSE t.window_started_at END,
@@ -48,20 +48,33 @@ const stale = (windowSeconds: number) => sql`(
   (t.banned_until IS NULL AND t.window_started_at < now() - make_interval(secs => ${windowSeconds}))
   OR t.banned_until <= now())`;
 
+/**
+ * The rows of `keys`, locked in key order. Every statement that touches several keys at once locks
+ * them in this one order (the upsert above sorts its keys the same way): in whatever order a scan
+ * happened to meet them, a refund and a concurrent attempt could each hold one key and wait for the
+ * other, and PostgreSQL would abort one of them as a deadlock.
+ */
+const lockedInOrder = (keys: string[]) => sql`(
+  SELECT key FROM access_throttle WHERE key = ANY(${keys}::text[]) ORDER BY key COLLATE "C" FOR UPDATE)`;
+
 /** Gives an attempt back (refused unchecked, or right): a ban that count no longer reaches ends. */
 export async function refundAttempt(db: Executor, keys: string[], max: number): Promise<void> {
   if (!keys.length) return;
   await sql`
-    UPDATE access_throttle SET
-      failures = greatest(failures - 1, 0),
-      banned_until = CASE WHEN failures - 1 < ${max} THEN NULL ELSE banned_until END
-    WHERE key = ANY(${keys}::text[])
+    UPDATE access_throttle AS t SET
+      failures = greatest(t.failures - 1, 0),
+      banned_until = CASE WHEN t.failures - 1 < ${max} THEN NULL ELSE t.banned_until END
+    FROM ${lockedInOrder(keys)} AS l
+    WHERE t.key = l.key
   `.execute(db);
 }
 
 export async function clearFailures(db: Executor, keys: string[]): Promise<number> {
-  const r = await db.deleteFrom('access_throttle').where('key', 'in', keys).executeTakeFirst();
-  return Number(r.numDeletedRows);
+  if (!keys.length) return 0;
+  const r = await sql`
+    DELETE FROM access_throttle AS t USING ${lockedInOrder(keys)} AS l WHERE t.key = l.key
+  `.execute(db);
+  return Number(r.numAffectedRows ?? 0);
 }
 
 export const listBans = (db: Executor) =>
