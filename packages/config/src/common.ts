@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bool, int, key, list, logLevel, optionalStr, port, secret, str } from './fields';
+import { bool, cidrList, int, key, logLevel, optionalStr, port, secret, str } from './fields';
 
 /** Postgres server that holds the control plane, access and (by default) every tenant database. */
 export const pgEnv = {
@@ -55,7 +55,7 @@ export const httpEnv = {
   // Pretty logs for humans at a terminal; JSON for machines.
   LOG_PRETTY: bool(false),
   // Addresses of proxies whose X-Forwarded-* headers are believed (CIDR list).
-  TRUSTED_PROXIES: list(['127.0.0.1/32', '::1/128']),
+  TRUSTED_PROXIES: cidrList(['127.0.0.1/32', '::1/128']),
 };
 
 export const jwtEnv = {

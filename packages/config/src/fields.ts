@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseCidr } from './cidr';
 import { secretProblem } from './secrets';
 
 /** Field builders for environment variables, which always arrive as strings. */
@@ -31,6 +32,13 @@ export const list = (fallback: string[] = []) =>
             .map((s) => s.trim())
             .filter(Boolean),
     );
+/** A comma-separated list of addresses and CIDR ranges; one that is not (parseCidr) is a startup error. */
+export const cidrList = (fallback: string[] = []) =>
+  list(fallback).superRefine((ranges, ctx) => {
+    for (const range of ranges)
+      if (!parseCidr(range))
+        ctx.addIssue({ code: 'custom', message: `not an address or CIDR range: ${range}` });
+  });
 export const decimal = (fallback: string) =>
   z
     .string()

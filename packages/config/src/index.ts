@@ -19,3 +19,4 @@ export { ServicePorts, type ServiceName, serviceNames } from './ports';
 export { chromiumArgs } from './chromium';
 export { generateSecrets, secretNames, secretProblem, publishedSecrets, type FleetSecrets } from './secrets';
 export { packageDir } from './package-dir';
+export { parseCidr, type Cidr } from './cidr';

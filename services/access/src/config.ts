@@ -11,7 +11,7 @@ export const configShape = {
   PG_DB: env.str('access'),
   // Always-allowed client ranges, merged with the whitelist table: the machine itself must pass
   // without a database row (health checks, the fleet's own tools, other services' tests).
-  ACCESS_STATIC_WHITELIST: env.list(['127.0.0.1/32', '::1/128']),
+  ACCESS_STATIC_WHITELIST: env.cidrList(['127.0.0.1/32', '::1/128']),
   // Public base URL of the login host; unset: derived as access.<parent domain of the request host>.
   ACCESS_PUBLIC_URL: env.optionalStr(),
   // Domains a post-login return URL may point to (the host or any subdomain); blocks open redirects.

@@ -25,7 +25,12 @@ describe('forward-auth header parsing', () => {
     expect(ip('::1', undefined)).toBe('::1');
     // Only trusted hops all the way: the left-most one.
     expect(ip('127.0.0.1', '10.9.0.1, 10.9.0.2')).toBe('10.9.0.1');
+    // IPv6 proxies, and a trusted proxy's hop that is not an address is not resolved into one.
+    const ip6 = clientIpResolver(['2001:db8::/32']);
+    expect(ip6('2001:db8::7', '2001:db8::8, 2a00:1450::1')).toBe('2a00:1450::1');
+    expect(ip('127.0.0.1', 'garbage')).toBe('garbage');
     expect(() => clientIpResolver(['not-an-ip'])).toThrow(/TRUSTED_PROXIES/);
+    expect(() => clientIpResolver(['10.1'])).toThrow(/TRUSTED_PROXIES/);
   });
 
   it("builds a denied request's return URL only for hosts on the configured domains", () => {

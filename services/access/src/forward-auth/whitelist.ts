@@ -1,14 +1,6 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { parseCidr } from '@aplt/config';
 import type { AccessDb } from '../db';
-
-function parseCidr(cidr: string): { net: string; prefix: number; type: 'ipv4' | 'ipv6' } | null {
-  const [net = '', bits] = cidr.trim().split('/');
-  const type = isIPv4(net) ? 'ipv4' : isIPv6(net) ? 'ipv6' : null;
-  if (!type) return null;
-  const prefix = bits === undefined ? (type === 'ipv4' ? 32 : 128) : Number(bits);
-  if (!Number.isInteger(prefix) || prefix < 0 || prefix > (type === 'ipv4' ? 32 : 128)) return null;
-  return { net, prefix, type };
-}
 
 export const isValidCidr = (cidr: string) => parseCidr(cidr) !== null;
 
