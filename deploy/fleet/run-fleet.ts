@@ -347,11 +347,14 @@ export async function startFleet(opts: {
   const serviceEnv: Record<string, string> = { ...ensureSecretsFile(e.FLEET_SECRETS_FILE) };
   notes.push(`secrets: ${e.FLEET_SECRETS_FILE} (made once per checkout, mode 0600; delete it to rotate)`);
   for (const [k, v] of Object.entries(source)) if (v !== undefined && v !== '') serviceEnv[k] = v;
-  // Service-to-service calls (internal routes, never through the proxy) go to the first replica.
+  // Service-to-service calls (internal routes, never through the proxy) know every replica and
+  // start at the next one in turn, moving on when one does not answer (ServiceEndpoints).
+  const urlsOf = (s: ServiceName) =>
+    (replicaPorts[s] ?? [ports[s]]).map((port) => `http://127.0.0.1:${port}`).join(',');
   for (const s of Object.keys(ports) as ServiceName[]) {
-    serviceEnv[`${s.toUpperCase().replace(/-/g, '_')}_URL`] = `http://127.0.0.1:${ports[s]}`;
+    serviceEnv[`${s.toUpperCase().replace(/-/g, '_')}_URL`] = urlsOf(s);
   }
-  serviceEnv.LICENSE_API_URL = `http://127.0.0.1:${ports.access}`;
+  serviceEnv.LICENSE_API_URL = urlsOf('access');
   let mail: MailCatcher | undefined;
   if (!e.SMTP_HOST) {
     mail = await startMailCatcher(e.FLEET_MAIL_DIR, (line) => log(line));

@@ -20,3 +20,4 @@ export { chromiumArgs } from './chromium';
 export { generateSecrets, secretNames, secretProblem, publishedSecrets, type FleetSecrets } from './secrets';
 export { packageDir } from './package-dir';
 export { parseCidr, type Cidr } from './cidr';
+export { ServiceEndpoints } from './service-endpoints';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { env, licenseEnv, loadEnv, redisEnv } from '@aplt/config';
+import { env, licenseEnv, loadEnv, redisEnv, ServiceEndpoints } from '@aplt/config';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { type FeatureKey, featureKeys, isFeatureKey } from './catalog';
@@ -23,6 +23,7 @@ export interface LicenseLogger {
 }
 
 export interface LicenseClientOptions {
+  /** The license API (the access service); several replicas comma-separated, tried in turn. */
   apiUrl: string;
   cacheDir: string;
   /** Legacy TENANT_FEATURES list; undefined when the variable is not set. */
@@ -81,6 +82,8 @@ export class HttpLicenseClient implements LicenseClient {
   private sub: Redis | null = null;
   private closed = false;
   private readonly log: LicenseLogger;
+  /** The license API's replicas, made again when `apiUrl` changes (tests point it elsewhere). */
+  private endpoints: { source: string; replicas: ServiceEndpoints } | null = null;
   /** The push subscriber's name in Redis CLIENT LIST (operators and tests find it by this). */
   readonly connectionName = `license-client-${process.pid}-${randomBytes(3).toString('hex')}`;
 
@@ -190,14 +193,17 @@ export class HttpLicenseClient implements LicenseClient {
   }
 
   private async fetchOnce(tenantId: string, state: TenantState): Promise<void> {
-    const url = `${this.opts.apiUrl.replace(/\/$/, '')}/api/license/${encodeURIComponent(tenantId)}`;
+    if (this.endpoints?.source !== this.opts.apiUrl)
+      this.endpoints = { source: this.opts.apiUrl, replicas: new ServiceEndpoints(this.opts.apiUrl) };
+    const path = `/api/license/${encodeURIComponent(tenantId)}`;
+    const url = this.endpoints.replicas.urls.map((u) => `${u}${path}`).join(', ');
     try {
       const headers: Record<string, string> = {};
       if (this.opts.serviceToken) headers.authorization = `Bearer ${this.opts.serviceToken}`;
       if (state.etag && state.status.source === 'api') headers['if-none-match'] = state.etag;
-      const res = await fetch(url, {
+      const res = await this.endpoints.replicas.fetch(path, {
         headers,
-        signal: AbortSignal.timeout(this.opts.fetchTimeoutMs ?? 5000),
+        timeoutMs: this.opts.fetchTimeoutMs ?? 5000,
       });
       if (res.status === 304) {
         state.status = { ...state.status, fetchedAt: new Date().toISOString(), lastError: null };

@@ -110,6 +110,20 @@ describe('license client against the real license API', () => {
     expect(statuses).toEqual([304]);
   });
 
+  it('asks the next replica of the license API when one does not answer, whichever comes first', async () => {
+    const dead = 'http://127.0.0.1:1';
+    for (const apiUrls of [`${dead},${apiUrl}`, `${apiUrl}/, ${dead}`]) {
+      const c = client({ apiUrl: apiUrls });
+      await c.start(['acme']);
+      expect(c.status('acme'), apiUrls).toMatchObject({ source: 'api', revision: '1', lastError: null });
+      statuses.length = 0;
+      await c.refresh('acme');
+      await c.refresh('acme');
+      // Each refresh reached the live replica, whichever one it started at.
+      expect(statuses, apiUrls).toEqual([304, 304]);
+    }
+  });
+
   it('falls back to TENANT_FEATURES when there is neither API nor snapshot, and to all-features with nothing', async () => {
     const env = client({ apiUrl: 'http://127.0.0.1:1', envFeatures: 'quotations, orders' });
     await env.start(['acme']);

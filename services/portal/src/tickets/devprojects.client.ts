@@ -1,3 +1,4 @@
+import { ServiceEndpoints } from '@aplt/config';
 import { HttpError } from '@aplt/http';
 
 export interface CreatedDevProject {
@@ -21,10 +22,15 @@ export interface CreatedDevProject {
  * service token `SERVICE_TOKEN` as `Authorization: Bearer`.
  */
 export class DevProjectsClient {
+  private readonly endpoints: ServiceEndpoints;
+
+  /** `baseUrl`: the service, or its replicas comma-separated (tried in turn; see ServiceEndpoints). */
   constructor(
-    private readonly baseUrl: string,
+    baseUrl: string,
     private readonly token: string,
-  ) {}
+  ) {
+    this.endpoints = new ServiceEndpoints(baseUrl);
+  }
 
   async createFromTicket(input: {
     tenant: string;
@@ -38,11 +44,12 @@ export class DevProjectsClient {
   }): Promise<CreatedDevProject> {
     let res: Response;
     try {
-      res = await fetch(new URL('/internal/dev-projects/from-ticket', this.baseUrl), {
+      // Safe to repeat on another replica: one ticket makes one dev project (`created: false`).
+      res = await this.endpoints.fetch('/internal/dev-projects/from-ticket', {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${this.token}` },
         body: JSON.stringify(input),
-        signal: AbortSignal.timeout(15_000),
+        timeoutMs: 15_000,
       });
     } catch (err) {
       throw new HttpError(502, 'unavailable', 'The dev projects service cannot be reached', {
