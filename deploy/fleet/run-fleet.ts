@@ -425,6 +425,14 @@ export async function startFleet(opts: {
       domain: e.PROXY_DOMAIN,
       upstreams: localUpstreams(replicaPorts),
       bind: '127.0.0.1',
+      // The proxy's own errors (an upstream it could not reach) beside the services' lines.
+      ...(opts.serviceOutput
+        ? {
+            onOutput: (text: string) => {
+              for (const line of text.split('\n')) if (line.trim()) opts.serviceOutput!('proxy', line);
+            },
+          }
+        : {}),
     });
   } catch (err) {
     stopping = true;

@@ -11,6 +11,13 @@ export interface LoadResult {
   finishedAt: number[];
 }
 
+export interface LoadTarget {
+  host: string;
+  path: string;
+  /** Sent with every request to this target (an Authorization header, say). */
+  headers?: Record<string, string>;
+}
+
 /**
  * Steady idempotent traffic: `connections` clients, each sending GET requests one after another
  * over keep-alive connections to the proxy, until stop(). What a user's browser does, and what a
@@ -19,24 +26,35 @@ export interface LoadResult {
 export function steadyLoad(opts: {
   port: number;
   /** What each client asks, in turn (one target: always the same). */
-  targets: ReadonlyArray<{ host: string; path: string }>;
+  targets: ReadonlyArray<LoadTarget>;
   connections: number;
   expectStatus?: number;
 }): { stop(): Promise<LoadResult>; result: LoadResult } {
   const agent = new Agent({ keepAlive: true, maxSockets: opts.connections });
   const result: LoadResult = { ok: 0, failures: [], latencies: [], finishedAt: [] };
   let running = true;
-  const one = (target: { host: string; path: string }) =>
+  const one = (target: LoadTarget) =>
     new Promise<void>((resolve) => {
       const started = performance.now();
       const fail = (what: string) => {
-        result.failures.push(`${target.host}${target.path}: ${what}`);
+        result.failures.push(`${target.host}${target.path}: ${what} (at ${Date.now()})`);
         resolve();
       };
       const req = request(
-        { host: '127.0.0.1', port: opts.port, path: target.path, headers: { host: target.host }, agent },
+        {
+          host: '127.0.0.1',
+          port: opts.port,
+          path: target.path,
+          headers: { ...target.headers, host: target.host },
+          agent,
+        },
         (res) => {
-          res.resume();
+          // The start of an unexpected answer's body says who refused and why.
+          let head = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            if (head.length < 200) head += chunk.slice(0, 200 - head.length);
+          });
           res.once('end', () => {
             const now = performance.now();
             if (res.statusCode === (opts.expectStatus ?? 200)) {
@@ -44,7 +62,7 @@ export function steadyLoad(opts: {
               result.latencies.push(now - started);
               result.finishedAt.push(now);
               resolve();
-            } else fail(`status ${res.statusCode}`);
+            } else fail(`status ${res.statusCode} ${head}`);
           });
           res.once('error', (err) => fail(`response ${err.message}`));
         },

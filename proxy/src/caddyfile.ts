@@ -16,12 +16,16 @@ const transport = ['transport http {', '\tkeepalive_idle_conns_per_host 512', '}
 
 /**
  * Load balancing over a service's replicas (Caddy 2.6): round robin; a failed connection takes
- * the replica out at once for 2 s (passive) and the request is tried on another one for up to
- * 5 s; an exchange that started and then failed is retried only when it is safe to send twice
- * (GET, HEAD, OPTIONS: PUT and DELETE bodies are not kept for a replay, and a second DELETE
- * answers differently). 5xx answers do not count as failures: a tenant database outage is not
- * the replica's fault. A draining replica serves on for DRAIN_DELAY_MS, then refuses connections,
- * which sends its traffic elsewhere.
+ * the replica out at once for 2 s (passive), shared by every handler that names it. A GET, HEAD
+ * or OPTIONS is tried on another replica for up to 5 s, whether its connection failed or its
+ * exchange started and then failed. Every other method goes to one replica, once: Caddy 2.6
+ * retries a failed dial of any method, but the transport has closed the request body by then, so
+ * the retry fails with "invalid Read on closed Body" (caddyserver/caddy#5454, fixed only in 2.11)
+ * and counts as a failure of the healthy replica it was sent to. Under a replica's crash that
+ * took out the survivor too, and every request to the service got 503 for 2 s.
+ * 5xx answers do not count as failures: a tenant database outage is not the replica's fault. A
+ * draining replica serves on for DRAIN_DELAY_MS, then refuses connections, which sends its
+ * traffic elsewhere.
  * No active /readyz checks here: Caddy runs one checker per reverse_proxy handler (127 in this
  * file), so two replicas meant 254 readiness requests (database and Redis pings) every interval;
  * on a loaded machine they timed out, Caddy marked every replica down and did not come up in
@@ -29,20 +33,21 @@ const transport = ['transport http {', '\tkeepalive_idle_conns_per_host 512', '}
  * Only for a service with several replicas: alone, there is no other to send to, and a passive
  * mark would turn the service's restart by the supervisor into the proxy's 502s.
  */
-const balancing = [
-  'lb_policy round_robin',
+const passive = ['lb_policy round_robin', 'fail_duration 2s', 'max_fails 1'];
+const retrying = [
   'lb_try_duration 5s',
   'lb_try_interval 100ms',
   'lb_retry_match {',
   '\tmethod GET HEAD OPTIONS',
   '}',
-  'fail_duration 2s',
-  'max_fails 1',
 ];
 
+/** The methods a replica's failure may be retried for (see `passive`); a matcher of every site. */
+const SAFE_METHODS = 'safe_methods';
+
 /** The reverse_proxy subdirectives for these upstreams: balancing when there are several. */
-const proxying = (upstreams: readonly string[]) =>
-  upstreams.length > 1 ? [...balancing, ...transport] : transport;
+const proxying = (upstreams: readonly string[], retry = true) =>
+  upstreams.length > 1 ? [...passive, ...(retry ? retrying : []), ...transport] : transport;
 
 const indent = (lines: string[], depth: number) => lines.map((l) => `${'\t'.repeat(depth)}${l}`);
 
@@ -72,11 +77,14 @@ function routeBody(route: Route, o: CaddyOptions): string[] {
   }
   if (route.stripPrefix) lines.push(`uri strip_prefix ${route.stripPrefix}`);
   lines.push(`request_body {`, `\tmax_size ${proxyBodyLimits[route.service]}`, '}');
-  lines.push(
-    `reverse_proxy ${o.upstreams[route.service].join(' ')} {`,
-    ...indent(proxying(o.upstreams[route.service]), 1),
-    '}',
-  );
+  const upstreams = o.upstreams[route.service];
+  if (upstreams.length > 1)
+    lines.push(
+      `reverse_proxy @${SAFE_METHODS} ${upstreams.join(' ')} {`,
+      ...indent(proxying(upstreams), 1),
+      '}',
+    );
+  lines.push(`reverse_proxy ${upstreams.join(' ')} {`, ...indent(proxying(upstreams, false), 1), '}');
   // `route` keeps the directives in the order written: strip headers, ask access, then proxy.
   return ['route {', ...indent(lines, 1), '}'];
 }
@@ -98,6 +106,8 @@ const errorAnswers = [
 function site(address: string, routes: Route[], o: CaddyOptions): string[] {
   const lines: string[] = [`${address} {`];
   if (o.bind) lines.push(`\tbind ${o.bind}`);
+  if (routes.some((r) => r.service !== 'deny' && o.upstreams[r.service].length > 1))
+    lines.push(`\t@${SAFE_METHODS} method GET HEAD OPTIONS`);
   for (const route of byPrefixLength(routes)) {
     if (route.prefix === '/') {
       lines.push('\thandle {', ...indent(routeBody(route, o), 2), '\t}');

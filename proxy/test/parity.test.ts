@@ -77,7 +77,8 @@ function readCaddy(caddyfile: string): Said[][] {
       walk(block.handle);
       const proxies = handlers.filter((h) => h.handler === 'reverse_proxy');
       const auth = proxies.find((p) => p.rewrite?.uri === '/api/validate');
-      const main = proxies.find((p) => p !== auth && !p.rewrite);
+      // A replicated service has two: safe methods with retries first, then the rest without.
+      const [main, ...others] = proxies.filter((p) => p !== auth && !p.rewrite);
       const denied = handlers.find((h) => h.handler === 'static_response');
       const strip = handlers.find((h) => h.handler === 'rewrite' && h.strip_path_prefix);
       said.push({
@@ -96,11 +97,17 @@ function readCaddy(caddyfile: string): Said[][] {
         expect(auth.health_checks?.passive?.max_fails).toBe(1);
         expect(auth.load_balancing?.try_duration).toBeGreaterThan(0);
       }
-      // A failed connection is retried on another replica; a started exchange only if safe.
-      if (!denied) {
+      // Safe methods are retried on another replica; any other goes to one replica once (Caddy
+      // 2.6 would retry it with a closed body), both marking a replica that fails.
+      if (!denied && main.upstreams.length > 1) {
         expect(main.load_balancing?.try_duration, paths[0]).toBeGreaterThan(0);
         expect(main.load_balancing?.retry_match).toEqual([{ method: ['GET', 'HEAD', 'OPTIONS'] }]);
         expect(main.health_checks?.passive?.max_fails).toBe(1);
+        expect(JSON.stringify(block.handle)).toContain('"match":[{"method":["GET","HEAD","OPTIONS"]}]');
+        expect(others, paths[0]).toHaveLength(1);
+        expect(others[0].upstreams).toEqual(main.upstreams);
+        expect(others[0].load_balancing?.try_duration ?? 0, paths[0]).toBe(0);
+        expect(others[0].health_checks?.passive?.max_fails).toBe(1);
       }
     }
     sites.push(said);
