@@ -44,7 +44,7 @@ const handles: WorkerHandle[] = [
     config: catalogConfig,
   }),
   startCallbackWorker({ ...modalCtx, connection, prefix }, modalConfig, { warn: () => {} }),
-  startMailWorker(smtp, { connection, prefix }),
+  startMailWorker(smtp, { connection, prefix, senderDomain: 'aplt.localhost' }),
 ];
 for (const { worker } of handles) {
   const queue = worker.name;

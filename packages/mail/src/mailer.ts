@@ -17,6 +17,12 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string;
+  /**
+   * The Message-ID header, `<...>`. A queued mail takes it from its job, so a job sent again after
+   * a crash between the hand-over and its completion carries the same one, and mail systems that
+   * deduplicate by Message-ID show it once. Unset: nodemailer makes a random one.
+   */
+  messageId?: string;
 }
 
 export interface Mailer {
@@ -43,8 +49,8 @@ export function createMailer(config: SmtpSettings): Mailer {
   });
   const from = { name: config.MAIL_FROM_NAME, address: config.MAIL_FROM_ADDRESS };
   return {
-    async send(mail) {
-      await transport.sendMail({ from, ...mail });
+    async send({ messageId, ...mail }) {
+      await transport.sendMail({ from, ...mail, ...(messageId ? { messageId } : {}) });
     },
     close: () => transport.close(),
   };

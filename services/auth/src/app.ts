@@ -36,7 +36,11 @@ export async function buildApp(deps: Deps, config: Config) {
   const mailer = queuedMailer(queue);
   const workerRedis = config.MAIL_WORKER ? createRedis(config.REDIS_URL, { forWorker: true }) : null;
   const mailWorker = workerRedis
-    ? startMailWorker(smtp, { connection: workerRedis, prefix: config.REDIS_PREFIX })
+    ? startMailWorker(smtp, {
+        connection: workerRedis,
+        prefix: config.REDIS_PREFIX,
+        senderDomain: config.MAIL_FROM_ADDRESS.split('@').pop()!,
+      })
     : null;
   // Anonymises deleted storefront accounts after their grace period (delayed jobs, daily sweep).
   const accountRedis = config.ACCOUNT_WORKER ? createRedis(config.REDIS_URL, { forWorker: true }) : null;

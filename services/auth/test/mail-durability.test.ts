@@ -13,6 +13,7 @@ import { QueueClient } from '@aplt/queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAdmin } from '../../../deploy/fleet/seeds/demo-tenants';
 import { buildApp } from '../src/app';
+import { queuedMessageId } from '../src/shared/mail-queue';
 import { adminUrlOf, linkIn, registerPublicUrls, seedDemoAdmins, testConfig } from './helpers';
 
 describe('transactional e-mail survives an SMTP outage and a restart of the auth service', () => {
@@ -59,6 +60,7 @@ describe('transactional e-mail survives an SMTP outage and a restart of the auth
       counts = await mailQueue.getJobCounts('delayed', 'wait', 'active', 'completed', 'failed');
     }
     expect(counts).toMatchObject({ delayed: 1, failed: 0, completed: 0 });
+    const [job] = await mailQueue.getDelayed();
     await first.close();
 
     // The mail server is back, and so is the service (a new process would do the same).
@@ -71,6 +73,12 @@ describe('transactional e-mail survives an SMTP outage and a restart of the auth
         adminUrlOf('acme'),
       );
       expect(mail.secure).toBe(true);
+      // Its Message-ID comes from the job, so every attempt of the job (a retry after a crash
+      // between the hand-over and the job's completion too) sends the same one.
+      expect(mail.parsed.messageId).toBe(
+        queuedMessageId(config.REDIS_PREFIX, String(job!.id), config.MAIL_FROM_ADDRESS.split('@').pop()!),
+      );
+      expect(mail.parsed.messageId).toMatch(/^<mail-.+@.+>$/);
       // Delivered messages do not linger in Redis with their live reset link (the job completes
       // just after the SMTP server took the message).
       const empty = { delayed: 0, wait: 0, active: 0, completed: 0, failed: 0 };

@@ -15,6 +15,25 @@ export function queuedMailer(queue: QueueClient): Mailer {
   };
 }
 
-export function startMailWorker(smtp: Mailer, opts: { connection: Redis; prefix: string }): WorkerHandle {
-  return startWorker('mail', { 'mail.send': (mail) => smtp.send(mail) }, { ...opts, concurrency: 4 });
+/**
+ * The Message-ID of a queued mail: one per job, the same on every attempt. A crash after the SMTP
+ * server took the message but before the job completed sends it again; receivers that deduplicate
+ * by Message-ID then show it once. `domain` is the sender's.
+ */
+export const queuedMessageId = (prefix: string, jobId: string, domain: string) =>
+  `<mail-${encodeURIComponent(prefix)}-${encodeURIComponent(jobId)}@${domain}>`;
+
+export function startMailWorker(
+  smtp: Mailer,
+  opts: { connection: Redis; prefix: string; senderDomain: string },
+): WorkerHandle {
+  const { senderDomain, ...connection } = opts;
+  return startWorker(
+    'mail',
+    {
+      'mail.send': (mail, job) =>
+        smtp.send({ ...mail, messageId: queuedMessageId(opts.prefix, String(job.id), senderDomain) }),
+    },
+    { ...connection, concurrency: 4 },
+  );
 }
