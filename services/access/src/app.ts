@@ -76,7 +76,9 @@ export async function buildApp(deps: Deps, config: Config) {
   const metrics = new DecisionMetrics();
   const publisher =
     deps.redis && config.LICENSE_PUSH ? redisLicensePublisher(deps.redis, config.REDIS_PREFIX) : noPublisher;
-  const otp = deps.otp ?? otpChannelFromConfig(config, app.log);
+  const ownOtp = deps.otp ? null : otpChannelFromConfig(config, app.log);
+  const otp = deps.otp ?? ownOtp!;
+  if (ownOtp) app.addHook('onClose', async () => ownOtp.close());
 
   const hosts = new HostTenants(deps.registry, config.ACCESS_CACHE_SECONDS * 1000, app.log);
   const assertions = new ForwardAssertions(new AssertionSigner(config.ACCESS_ASSERTION_PRIVATE_KEY));

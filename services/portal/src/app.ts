@@ -2,7 +2,7 @@ import { type Kysely, sql } from '@aplt/db';
 import { createApp } from '@aplt/http';
 import bcrypt from 'bcrypt';
 import { authRoutes } from './auth/auth.routes';
-import type { OtpChannel } from './auth/otp-channel';
+import { type OtpChannel, otpChannelFromConfig } from './auth/otp-channel';
 import type { Config } from './config';
 import { csrfPlugin } from './csrf';
 import { portalPage } from './portal-page';
@@ -11,7 +11,8 @@ import { ticketRoutes } from './tickets/ticket.routes';
 
 export interface Deps {
   db: Kysely<any>;
-  otp: OtpChannel;
+  /** Where the second-factor codes go; by default PORTAL_OTP_CHANNEL's (closed with the app). */
+  otp?: OtpChannel;
 }
 
 /** Builds the customer portal service (MariaDB); never listens. */
@@ -28,8 +29,11 @@ export async function buildApp(deps: Deps, config: Config) {
     await sql`select 1`.execute(deps.db);
   });
   await app.register(csrfPlugin);
+  const ownOtp = deps.otp ? null : otpChannelFromConfig(config, app.log);
+  const otp = deps.otp ?? ownOtp!;
+  if (ownOtp) app.addHook('onClose', async () => ownOtp.close());
   const dummyHash = await bcrypt.hash('no such user', config.PORTAL_BCRYPT_ROUNDS);
-  authRoutes(app, { db: deps.db, config, otp: deps.otp, dummyHash });
+  authRoutes(app, { db: deps.db, config, otp, dummyHash });
   ticketRoutes(app, {
     db: deps.db,
     devprojects: new DevProjectsClient(config.DEVPROJECTS_URL, config.SERVICE_TOKEN),

@@ -12,8 +12,10 @@ export const configShape = {
   // Lifetime and tries of the e-mailed second-factor code.
   PORTAL_OTP_TTL_SECONDS: env.int(600),
   PORTAL_OTP_MAX_ATTEMPTS: env.int(5),
-  // Messaging channel of the code: e-mail (SMTP), or 'log' for a local demo without a mail server.
-  PORTAL_OTP_CHANNEL: env.oneOf(['email', 'log'] as const, 'email'),
+  // Messaging channel of the code: e-mail (SMTP), a messaging gateway (PORTAL_OTP_WEBHOOK_URL gets
+  // {email, code, expires_in}), or 'log' for a local demo without a mail server.
+  PORTAL_OTP_CHANNEL: env.oneOf(['email', 'webhook', 'log'] as const, 'email'),
+  PORTAL_OTP_WEBHOOK_URL: env.optionalStr(),
   // Login attempts that may be checked per e-mail within the window before login answers 429 (per
   // client address: five times that). Each attempt is counted before its password is checked.
   PORTAL_LOGIN_MAX_FAILURES: env.int(10),

@@ -1,7 +1,6 @@
 import { createMysqlDb } from '@aplt/db';
 import { runService } from '@aplt/http';
 import { buildApp } from './app';
-import { otpChannelFromConfig } from './auth/otp-channel';
 import { loadConfig } from './config';
 
 const config = loadConfig();
@@ -12,10 +11,8 @@ const db = createMysqlDb({
   password: config.MYSQL_PASSWORD,
   database: config.PORTAL_DB,
 });
-const otp = otpChannelFromConfig(config);
-const app = await buildApp({ db, otp }, config);
+const app = await buildApp({ db }, config);
 app.addHook('onClose', async () => {
-  otp.close();
   await db.destroy();
 });
 await runService(app, { port: config.PORT, host: config.HOST });

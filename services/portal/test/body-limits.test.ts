@@ -8,7 +8,7 @@ import {
 } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
-import { logOtpChannel } from '../src/auth/otp-channel';
+import { logOtpChannel } from '@aplt/mail';
 import { loadConfig } from '../src/config';
 
 interface Answer {
@@ -83,7 +83,7 @@ describe('portal: oversized bodies answer 413 from the service, directly and thr
       LOG_LEVEL: 'silent',
       PORTAL_BCRYPT_ROUNDS: '4',
     });
-    otp = logOtpChannel(() => {});
+    otp = logOtpChannel({ warn: () => {} }, 'portal verification code');
     const app = await buildApp({ db: mysql.db, otp }, config);
     proxy = await startTestProxy({ portal: app });
     direct = proxy.ports.portal!;

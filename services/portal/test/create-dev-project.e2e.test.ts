@@ -26,7 +26,7 @@ import {
 } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp as buildPortal } from '../src/app';
-import { emailOtpChannel } from '../src/auth/otp-channel';
+import { otpChannelFromConfig } from '../src/auth/otp-channel';
 import { loadConfig as portalConfig } from '../src/config';
 import { addUser, mailedCode, PASSWORD, sessionCookie } from './helpers';
 
@@ -39,7 +39,7 @@ describe('create a dev project from a portal ticket, through the proxy', () => {
   let sink: SmtpSink;
   let proxy: TestProxy;
   let tmp: string;
-  let otp: ReturnType<typeof emailOtpChannel>;
+  let otp: ReturnType<typeof otpChannelFromConfig>;
   let producer: ReturnType<typeof createRedis>;
   let queue: QueueClient;
   let jwtSecret: string;
@@ -83,7 +83,7 @@ describe('create a dev project from a portal ticket, through the proxy', () => {
     // Listen first: the portal must know the devprojects address before it is built.
     await devprojects.listen({ port: 0, host: '127.0.0.1' });
     const devprojectsUrl = `http://127.0.0.1:${(devprojects.server.address() as AddressInfo).port}`;
-    otp = emailOtpChannel(portalConfig(env));
+    otp = otpChannelFromConfig(portalConfig(env), { warn: () => {} });
     const portal = await buildPortal(
       { db: mysql.db, otp },
       portalConfig({ ...env, DEVPROJECTS_URL: devprojectsUrl }),

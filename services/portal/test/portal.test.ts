@@ -4,13 +4,14 @@ import {
   createTestMysqlDatabase,
   httpRequest,
   type SmtpSink,
+  startHttpReceiver,
   startSmtpSink,
   type TestMysqlDatabase,
   testSecrets,
 } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
-import { emailOtpChannel } from '../src/auth/otp-channel';
+import { otpChannelFromConfig } from '../src/auth/otp-channel';
 import { loadConfig } from '../src/config';
 import { addUser, mailedCode, PASSWORD, sessionCookie } from './helpers';
 
@@ -18,7 +19,7 @@ describe('portal auth and support tickets', () => {
   let mysql: TestMysqlDatabase;
   let sink: SmtpSink;
   let app: Awaited<ReturnType<typeof buildApp>>;
-  let otp: ReturnType<typeof emailOtpChannel>;
+  let otp: ReturnType<typeof otpChannelFromConfig>;
 
   const json = (method: 'GET' | 'POST' | 'PUT', url: string, cookie?: string, body?: unknown) =>
     app.inject({
@@ -56,7 +57,7 @@ describe('portal auth and support tickets', () => {
       PORTAL_LOGIN_MAX_FAILURES: '4',
       DEVPROJECTS_URL: 'http://127.0.0.1:9',
     });
-    otp = emailOtpChannel(config);
+    otp = otpChannelFromConfig(config, { warn: () => {} });
     app = await buildApp({ db: mysql.db, otp }, config);
     await addUser(mysql.db, 'admin@portal.test', 'admin');
     await addUser(mysql.db, 'dev@portal.test', 'developer');
@@ -185,7 +186,7 @@ describe('portal auth and support tickets', () => {
       SMTP_PORT: '9',
       PORTAL_BCRYPT_ROUNDS: '4',
     });
-    const deadOtp = emailOtpChannel(deadSmtp);
+    const deadOtp = otpChannelFromConfig(deadSmtp, { warn: () => {} });
     const other = await buildApp({ db: mysql.db, otp: deadOtp }, deadSmtp);
     try {
       const before = await mysql.db
@@ -209,6 +210,43 @@ describe('portal auth and support tickets', () => {
     } finally {
       await other.close();
       deadOtp.close();
+    }
+  });
+
+  it('sends the code to a messaging gateway over PORTAL_OTP_CHANNEL=webhook, and needs its URL', async () => {
+    const gateway = await startHttpReceiver();
+    const env = {
+      ...process.env,
+      ...testSecrets(),
+      LOG_LEVEL: 'silent',
+      PORTAL_BCRYPT_ROUNDS: '4',
+      PORTAL_OTP_CHANNEL: 'webhook',
+    };
+    expect(() => otpChannelFromConfig(loadConfig(env), { warn: () => {} })).toThrow(/PORTAL_OTP_WEBHOOK_URL/);
+    const config = loadConfig({ ...env, PORTAL_OTP_WEBHOOK_URL: `${gateway.url}/otp` });
+    const other = await buildApp({ db: mysql.db }, config);
+    try {
+      const res = await other.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ email: 'bert@client.test', password: PASSWORD }),
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ requires_2fa: true, channel: 'webhook' });
+      expect(gateway.requests).toHaveLength(1);
+      const sent = gateway.requests[0]!.json();
+      expect(sent).toMatchObject({ email: 'bert@client.test', expires_in: config.PORTAL_OTP_TTL_SECONDS });
+      const verified = await other.inject({
+        method: 'POST',
+        url: '/api/auth/verify-2fa',
+        headers: { 'content-type': 'application/json', cookie: sessionCookie(res.headers['set-cookie']) },
+        payload: JSON.stringify({ code: sent.code }),
+      });
+      expect(verified.statusCode, verified.body).toBe(200);
+    } finally {
+      await other.close();
+      await gateway.close();
     }
   });
 

@@ -1,45 +1,24 @@
-import { createMailer } from '@aplt/mail';
+import { type OtpChannel, otpChannelFromSettings } from '@aplt/mail';
 import type { Config } from '../config';
 
-/** Delivers the second-factor code; login fails clearly when the channel does. */
-export interface OtpChannel {
-  name: string;
-  send(to: string, code: string): Promise<void>;
-  close(): void;
-}
+export type { OtpChannel };
 
-/** E-mail over SMTP submission: STARTTLS on 587, never implicit TLS (spec 1, authentication 2). */
-export function emailOtpChannel(config: Config): OtpChannel {
-  const mailer = createMailer(config);
-  const minutes = Math.round(config.PORTAL_OTP_TTL_SECONDS / 60);
-  return {
-    name: 'email',
-    async send(to, code) {
-      await mailer.send({
-        to,
-        subject: `Your portal verification code: ${code}`,
-        text: `Your customer portal verification code is ${code}.\nIt expires in ${minutes} minutes. If you did not try to sign in, ignore this message.`,
-      });
+/**
+ * The portal's second-factor code over PORTAL_OTP_CHANNEL: e-mail (SMTP submission with
+ * STARTTLS, spec 1, authentication 2), a messaging webhook, or the log (local demo only).
+ */
+export const otpChannelFromConfig = (config: Config, log: { warn(obj: object, msg: string): void }) =>
+  otpChannelFromSettings({
+    channel: config.PORTAL_OTP_CHANNEL,
+    webhookUrl: config.PORTAL_OTP_WEBHOOK_URL,
+    webhookVariable: 'PORTAL_OTP_WEBHOOK_URL',
+    ttlSeconds: config.PORTAL_OTP_TTL_SECONDS,
+    smtp: config,
+    mail: {
+      subject: (code) => `Your portal verification code: ${code}`,
+      text: (code, minutes) =>
+        `Your customer portal verification code is ${code}.\nIt expires in ${minutes} minutes. If you did not try to sign in, ignore this message.`,
     },
-    close: () => mailer.close(),
-  };
-}
-
-/** Local demo only: writes the code to the service's standard output instead of sending it. */
-export function logOtpChannel(
-  write: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
-): OtpChannel {
-  return {
-    name: 'log',
-    async send(to, code) {
-      write(
-        JSON.stringify({ level: 40, service: 'portal', msg: `portal verification code for ${to}: ${code}` }),
-      );
-    },
-    close: () => {},
-  };
-}
-
-export function otpChannelFromConfig(config: Config): OtpChannel {
-  return config.PORTAL_OTP_CHANNEL === 'log' ? logOtpChannel() : emailOtpChannel(config);
-}
+    logLabel: 'portal verification code',
+    log,
+  });
