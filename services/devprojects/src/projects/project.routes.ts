@@ -1,59 +1,27 @@
-import type { TenantDatabases, TenantRegistry } from '@aplt/db';
-import { type App, errorBody, notFound, requireActor } from '@aplt/http';
-import type { QueueClient } from '@aplt/queue';
-import type { FastifyRequest } from 'fastify';
+import type { App } from '@aplt/http';
 import { z } from 'zod';
-import type { GitRepositories } from '../git/bot-repository';
-import { findDeployment, latestDeployments, listDeployments } from '../rebuild/deployment.repository';
-import type { PreviewStore } from '../rebuild/previews';
+import { latestDeployments } from '../rebuild/deployment.repository';
 import { previewUrl } from '../preview/preview.routes';
-import { requestRebuild } from '../rebuild/rebuild.service';
+import { projectBranchRoutes } from './project-branch.routes';
+import { projectDeploymentRoutes } from './project-deployment.routes';
+import { type ProjectRouteDeps, errors, fileRow, projectRouteHelpers } from './project-route-helpers';
 import * as repo from './project.repository';
 import {
-  changelogBody,
   changelogEntry,
-  commitBody,
   createBody,
   deploymentBody,
-  deploymentSummary,
-  filesBody,
-  projectBody,
   previewBody,
+  projectBody,
   projectId,
-  rebuildBody,
 } from './project.schemas';
 import * as projects from './project.service';
 import { statusMoves } from './version';
 
-export interface ProjectRouteDeps {
-  databases: TenantDatabases;
-  registry: TenantRegistry;
-  git: GitRepositories;
-  queue: QueueClient;
-  serviceVersion: string;
-  previews: PreviewStore;
-  publicProxyUrl: string;
-}
-
-const errors = { 400: errorBody, 401: errorBody, 404: errorBody, 409: errorBody, 422: errorBody };
-const fileRow = z.object({ file_path: z.string(), change_type: z.string(), updated_at: z.date() });
+export type { ProjectRouteDeps };
 
 /** The dev project routes of spec 1, all for a tenant's admins (admin JWT). */
 export function projectRoutes(app: App, deps: ProjectRouteDeps) {
-  const ctx = (request: FastifyRequest): projects.ProjectContext => ({
-    db: deps.databases.aplt(request.tenant),
-    git: deps.git.for(request.tenant.id),
-    tenant: request.tenant,
-  });
-  const who = (request: FastifyRequest) => request.actor?.actorId ?? null;
-  const admin = {
-    config: {
-      feature: null,
-      featureReason:
-        'dev projects are the platform team’s change workflow for a tenant (portal tickets become branches), not one of the 31 licensed features of spec 2',
-    },
-    preHandler: requireActor('user'),
-  };
+  const { ctx, who, admin } = projectRouteHelpers(deps);
 
   app.post(
     '/admin/dev-projects',
@@ -107,251 +75,6 @@ export function projectRoutes(app: App, deps: ProjectRouteDeps) {
         return { dev_project: await projects.getProject(ctx(request), { id, code }) };
       const { rows, count } = await repo.listProjects(ctx(request).db, { status, limit, offset });
       return { dev_projects: rows, count, limit, offset };
-    },
-  );
-
-  app.post(
-    '/admin/dev-projects/files',
-    {
-      ...admin,
-      schema: {
-        tags: ['dev-projects'],
-        body: filesBody,
-        response: { 200: z.object({ project_id: z.number(), files: z.array(fileRow) }), ...errors },
-      },
-    },
-    async (request) => ({
-      project_id: request.body.project_id,
-      files: await projects.recordFiles(
-        ctx(request),
-        request.body.project_id,
-        request.body.files,
-        who(request),
-      ),
-    }),
-  );
-
-  app.post(
-    '/admin/dev-projects/changelog',
-    {
-      ...admin,
-      schema: {
-        tags: ['dev-projects'],
-        body: changelogBody,
-        response: { 201: z.object({ entry: changelogEntry }), ...errors },
-      },
-    },
-    async (request, reply) => {
-      const entry = await projects.addChangelogEntry(ctx(request), {
-        project_id: request.body.project_id,
-        action: request.body.action,
-        description: request.body.description ?? null,
-        changed_by: request.body.changed_by ?? who(request),
-      });
-      return reply.status(201).send({ entry });
-    },
-  );
-
-  app.get(
-    '/admin/dev-projects/diff',
-    {
-      ...admin,
-      schema: {
-        tags: ['dev-projects'],
-        querystring: z.object({ project_id: projectId }),
-        response: {
-          200: z.object({
-            project_id: z.number(),
-            branch: z.string(),
-            base: z.string(),
-            head: z.string(),
-            files: z.array(
-              z.object({
-                path: z.string(),
-                status: z.string(),
-                additions: z.number().nullable(),
-                deletions: z.number().nullable(),
-              }),
-            ),
-            patch: z.string(),
-          }),
-          ...errors,
-        },
-      },
-    },
-    async (request) => projects.diff(ctx(request), request.query.project_id),
-  );
-
-  app.get(
-    '/admin/dev-projects/commits',
-    {
-      ...admin,
-      schema: {
-        tags: ['dev-projects'],
-        querystring: z.object({
-          project_id: projectId,
-          limit: z.coerce.number().int().min(1).max(500).default(100),
-        }),
-        response: {
-          200: z.object({
-            project_id: z.number(),
-            branch: z.string(),
-            commits: z.array(
-              z.object({ sha: z.string(), author: z.string(), date: z.string(), subject: z.string() }),
-            ),
-          }),
-          ...errors,
-        },
-      },
-    },
-    async (request) => projects.commits(ctx(request), request.query.project_id, request.query.limit),
-  );
-
-  app.post(
-    '/admin/dev-projects/commit',
-    {
-      ...admin,
-      schema: {
-        tags: ['dev-projects'],
-        body: commitBody,
-        response: {
-          201: z.object({
-            sha: z.string(),
-            branch: z.string(),
-            version: z.string(),
-            status: z.enum(repo.projectStatuses),
-          }),
-          ...errors,
-        },
-      },
-    },
-    async (request, reply) => {
-      const result = await projects.commit(ctx(request), { ...request.body, changed_by: who(request) });
-      return reply.status(201).send(result);
-    },
-  );
-
-  app.get(
-    '/admin/dev-projects/browse',
-    {
-      ...admin,
-      schema: {
-        tags: ['dev-projects'],
-        querystring: z.object({
-          project_id: projectId,
-          path: z
-            .string()
-            .max(500)
-            .default('')
-            .refine((p) => !p.split('/').includes('..'), 'no ".." segments'),
-        }),
-        response: {
-          200: z.object({
-            project_id: z.number(),
-            branch: z.string(),
-            path: z.string(),
-            type: z.enum(['tree', 'blob']),
-            entries: z
-              .array(
-                z.object({
-                  name: z.string(),
-                  path: z.string(),
-                  type: z.enum(['blob', 'tree', 'commit']),
-                  size: z.number().nullable(),
-                }),
-              )
-              .optional(),
-            size: z.number().optional(),
-            content: z.string().optional(),
-            encoding: z.enum(['utf8', 'base64']).optional(),
-          }),
-          ...errors,
-        },
-      },
-    },
-    async (request) =>
-      projects.browse(ctx(request), request.query.project_id, request.query.path.replace(/^\/+|\/+$/g, '')),
-  );
-
-  app.post(
-    '/admin/dev-projects/rebuild',
-    {
-      ...admin,
-      schema: {
-        tags: ['dev-projects'],
-        body: rebuildBody,
-        response: {
-          202: z.object({
-            deployment: deploymentBody,
-            job_id: z.string(),
-            status: z.literal('testing'),
-            preview_url: z.string(),
-          }),
-          ...errors,
-        },
-      },
-    },
-    async (request, reply) => {
-      const result = await requestRebuild(
-        { ...ctx(request), registry: deps.registry, queue: deps.queue },
-        { ...request.body, started_by: who(request) },
-      );
-      const project = await projects.getProject(ctx(request), { id: request.body.project_id });
-      return reply.status(202).send({
-        ...result,
-        preview_url: previewUrl(request.tenant, project.project_code, deps.publicProxyUrl),
-      });
-    },
-  );
-
-  app.get(
-    '/admin/dev-projects/deployments',
-    {
-      ...admin,
-      schema: {
-        tags: ['dev-projects'],
-        querystring: z.object({
-          project_id: projectId,
-          limit: z.coerce.number().int().min(1).max(200).default(50),
-          offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-        }),
-        response: {
-          200: z.object({
-            project_id: z.number(),
-            deployments: z.array(deploymentSummary),
-            count: z.number(),
-            limit: z.number(),
-            offset: z.number(),
-          }),
-          ...errors,
-        },
-      },
-    },
-    async (request) => {
-      const c = ctx(request);
-      const { project_id, limit, offset } = request.query;
-      const project = await projects.getProject(c, { id: project_id });
-      const { rows, count } = await listDeployments(c.db, project.id, { limit, offset });
-      return { project_id: project.id, deployments: rows, count, limit, offset };
-    },
-  );
-
-  app.get(
-    '/admin/dev-projects/deployments/:id',
-    {
-      ...admin,
-      schema: {
-        tags: ['dev-projects'],
-        params: z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
-        response: { 200: z.object({ deployment: deploymentBody }), ...errors },
-      },
-    },
-    async (request) => {
-      // Poll this while `status` is `started`: `log` grows as the build writes.
-      const deployment = await findDeployment(ctx(request).db, request.params.id);
-      if (!deployment || deployment.dev_project_id === null)
-        throw notFound('Deployment not found', { id: request.params.id });
-      return { deployment };
     },
   );
 
@@ -465,4 +188,7 @@ export function projectRoutes(app: App, deps: ProjectRouteDeps) {
       };
     },
   );
+
+  projectBranchRoutes(app, deps);
+  projectDeploymentRoutes(app, deps);
 }
