@@ -1,44 +1,28 @@
-import { createHash } from 'node:crypto';
 import { conflict, HttpError, notFound, unprocessable, badRequest } from '@aplt/http';
 import type { QueueClient } from '@aplt/queue';
 import type { Kysely } from 'kysely';
 import { fileUrls } from '../callbacks/callback.service';
 import { CallbackTargetRefused, type CallbackTargets } from '../callbacks/ssrf';
-import {
-  type CatalogDeps,
-  masterDb,
-  type ProductForModal,
-  requireProduct,
-  type UsablePosition,
-  type UsableTechnique,
-} from '../catalog/catalog.service';
+import { type CatalogDeps, masterDb, requireProduct } from '../catalog/catalog.service';
 import { parseSku } from '../catalog/sku';
-import { loadTemplate, withVariantColor } from '../catalog/template.service';
 import type { Config } from '../config';
-import type { FileKind, ModalDb } from '../db-types';
+import type { ModalDb } from '../db-types';
 import type { FileStore } from '../files/file-store';
 import { sanitizeSvg, SvgRejected } from '../files/svg-sanitize';
 import type { BrowserPool } from '../render/browser';
-import { pdfToEps } from '../render/eps';
-import {
-  inspectLogo,
-  type LogoFormat,
-  logoContentTypes,
-  logoExtensions,
-  sniffFormat,
-} from '../render/logo-info';
-import { logoOnlyHtml, proofHtml } from '../render/proof';
-import { renderScreenshot, SCREENSHOT_HQ_WIDTH, SCREENSHOT_WIDTH } from '../render/screenshot';
+import { inspectLogo, logoContentTypes, logoExtensions, sniffFormat } from '../render/logo-info';
+import { type AddToOrderInput, applySelection, resolveSelection } from './selection';
+import { generateFiles, storeFile } from './transaction-files';
 import {
   deleteFiles,
   findStaleDrafts,
   findTransaction,
   insertTransaction,
-  listFiles,
   type TransactionRow,
   updateTransaction,
-  upsertFile,
 } from './transaction.repository';
+
+export type { AddToOrderInput };
 
 export interface TransactionDeps extends CatalogDeps {
   store: FileStore;
@@ -83,8 +67,6 @@ export const relativeFiles = (id: string) => ({
   pdf: `/api/transactions/${id}/pdf`,
   logo: `/api/transactions/${id}/logo`,
 });
-
-const storageKey = (id: string, name: string) => `transactions/${id}/${name}`;
 
 /** Unknown and malformed ids are the same to a caller: no such transaction (404, spec 3). */
 export async function requireTransaction(db: Kysely<ModalDb>, id: string): Promise<TransactionRow> {
@@ -162,30 +144,6 @@ export function transactionView(tx: TransactionRow) {
   };
 }
 
-async function storeFile(
-  deps: TransactionDeps,
-  db: Kysely<ModalDb>,
-  tx: { id: string },
-  kind: FileKind,
-  name: string,
-  contentType: string,
-  data: Buffer,
-  size?: { width: number; height: number },
-) {
-  const key = storageKey(tx.id, name);
-  await deps.store.put(key, data);
-  await upsertFile(db, {
-    transaction_id: tx.id,
-    kind,
-    storage_key: key,
-    content_type: contentType,
-    size_bytes: data.length,
-    sha256: createHash('sha256').update(data).digest('hex'),
-    width_px: size?.width ?? null,
-    height_px: size?.height ?? null,
-  });
-}
-
 function assertDraft(tx: TransactionRow) {
   if (tx.status === 'cancelled') throw conflict('Transaction is cancelled', { status: tx.status });
 }
@@ -239,141 +197,6 @@ export async function uploadLogo(deps: TransactionDeps, id: string, data: Buffer
     logo_config: { ...(tx.logo_config as object), logoUrl, colors: info.colors, logoFormat: format },
   });
   return { logoUrl, format, width: info.width, height: info.height, colors: info.colors };
-}
-
-export interface AddToOrderInput {
-  variantSku?: string;
-  selectedColor?: string;
-  techniqueCode?: string;
-  quantity?: number;
-  logoConfig?: LogoConfigInput;
-}
-
-interface Resolved {
-  loaded: ProductForModal;
-  technique: UsableTechnique;
-  position: UsablePosition;
-  variantSku: string;
-  colorName: string;
-  hex: string | null;
-}
-
-/** The selection, checked against the catalog: the print area always comes from the catalog. */
-function resolveSelection(loaded: ProductForModal, tx: TransactionRow, input: AddToOrderInput): Resolved {
-  const cfg = { ...(tx.logo_config as LogoConfigInput), ...(input.logoConfig ?? {}) };
-  const code = input.techniqueCode ?? cfg.techniqueCode ?? tx.technique_code;
-  const technique =
-    loaded.techniques.find((t) => t.code === code) ?? (code ? undefined : loaded.techniques[0]);
-  if (!technique)
-    throw unprocessable(`Technique ${code ?? '(none)'} has no print coordinates for ${tx.product_sku}`);
-  const position =
-    technique.positions.find((p) => p.code === cfg.position) ?? (technique.positions[0] as UsablePosition);
-  const variantSku = input.variantSku ?? tx.variant_sku ?? tx.product_sku;
-  const variant = loaded.variants.find((v) => v.sku === variantSku);
-  if (variantSku !== tx.product_sku && !variant) {
-    throw unprocessable(`Variant ${variantSku} does not belong to product ${tx.product_sku}`);
-  }
-  return {
-    loaded,
-    technique,
-    position,
-    variantSku,
-    colorName: variant?.colorName ?? '',
-    hex: variant?.hex ?? null,
-  };
-}
-
-async function loadLogo(deps: TransactionDeps, db: Kysely<ModalDb>, tx: TransactionRow) {
-  const files = await listFiles(db, tx.id);
-  const row = files.find((f) => f.kind === 'logo_sanitized');
-  const data = row ? await deps.store.get(row.storage_key) : undefined;
-  if (!row || !data) throw conflict('Upload a logo before generating files');
-  const format = (Object.entries(logoContentTypes).find(([, ct]) => ct === row.content_type)?.[0] ??
-    'png') as LogoFormat;
-  return { format, data, width: row.width_px ?? 100, height: row.height_px ?? 100 };
-}
-
-/** Renders screenshot (normal and high resolution), proof PDF and, for vector logos, EPS. */
-async function generateFiles(
-  deps: TransactionDeps,
-  db: Kysely<ModalDb>,
-  tx: TransactionRow,
-  sel: Resolved,
-  only?: 'pdf',
-) {
-  const logo = await loadLogo(deps, db, tx);
-  if (!sel.position.templatePath) throw unprocessable(`Product ${tx.product_sku} has no SVG template`);
-  const templateSvg = withVariantColor(
-    await loadTemplate(sel.position.templatePath, deps.config.SVG_TEMPLATE_DIR),
-    sel.hex,
-  );
-  const cfg = tx.logo_config as LogoConfigInput;
-  const placement = { scale: cfg.scale, x: cfg.x, y: cfg.y };
-  const shotInput = { templateSvg, box: sel.position.box, logo, placement };
-  const screenshot = await renderScreenshot(shotInput, SCREENSHOT_WIDTH);
-  const sku = sel.variantSku;
-  const proof = proofHtml({
-    transactionId: tx.id,
-    productName: sel.loaded.product.name,
-    productSku: tx.product_sku,
-    variantSku: sku,
-    colorName: sel.colorName,
-    techniqueCode: sel.technique.code,
-    techniqueName: sel.technique.name,
-    position: sel.position.name,
-    printArea: sel.position.printArea,
-    quantity: tx.quantity,
-    colors: Array.isArray(cfg.colors) ? cfg.colors.map(String) : [],
-    logo,
-    placement,
-    screenshotPng: screenshot,
-    createdAt: tx.created_at,
-  });
-  const [hq, pdf, eps] = await Promise.all([
-    only ? undefined : renderScreenshot(shotInput, SCREENSHOT_HQ_WIDTH),
-    deps.browser.htmlToPdf(proof, { width: '210mm', height: '297mm' }),
-    only || logo.format !== 'svg'
-      ? undefined
-      : (async () => {
-          const page = logoOnlyHtml(logo);
-          return pdfToEps(await deps.browser.htmlToPdf(page.html, page), deps.config.GHOSTSCRIPT_PATH);
-        })(),
-  ]);
-  const filename = `korrekturabzug_${sku}.pdf`;
-  await storeFile(deps, db, tx, 'pdf', filename, 'application/pdf', pdf);
-  if (only) return filename;
-  await storeFile(deps, db, tx, 'screenshot', 'screenshot.png', 'image/png', screenshot);
-  if (hq) await storeFile(deps, db, tx, 'screenshot_hq', 'screenshot-hq.png', 'image/png', hq);
-  if (eps) await storeFile(deps, db, tx, 'eps', 'logo.eps', 'application/postscript', eps);
-  return filename;
-}
-
-async function applySelection(
-  db: Kysely<ModalDb>,
-  tx: TransactionRow,
-  sel: Resolved,
-  input: AddToOrderInput,
-) {
-  const logoConfig = {
-    ...(tx.logo_config as object),
-    ...(input.logoConfig ?? {}),
-    logoUrl: `/api/transactions/${tx.id}/logo`,
-    techniqueCode: sel.technique.code,
-    techniqueName: sel.technique.name,
-    position: sel.position.code,
-    printArea: sel.position.printArea,
-  };
-  const patch = {
-    variant_sku: sel.variantSku,
-    selected_color: input.selectedColor ?? sel.colorName,
-    technique_code: sel.technique.code,
-    technique_name: sel.technique.name,
-    print_area: sel.position.printArea,
-    quantity: input.quantity ?? tx.quantity,
-    logo_config: logoConfig,
-  };
-  await updateTransaction(db, tx.id, patch);
-  return { ...tx, ...patch } as TransactionRow;
 }
 
 /**
