@@ -1,6 +1,7 @@
-import { normaliseHost, sql } from '@aplt/db';
+import { normaliseHost } from '@aplt/db';
 import type { AccessDb } from '../db';
 import { insertDeviceToken } from './session.repository';
+import * as tickets from './ticket.repository';
 import { newToken, tokenHash } from './tokens';
 
 /** A ticket is carried in one redirect; anything slower than this is not that redirect. */
@@ -29,17 +30,14 @@ export async function issueLoginTicket(
   t: { sessionToken: string; returnUrl: string; trustDevice: boolean },
 ): Promise<string> {
   const ticket = newToken();
-  await db
-    .insertInto('access_login_tickets')
-    .values({
-      id: tokenHash(ticket),
-      session_id: tokenHash(t.sessionToken),
-      host: hostname(new URL(t.returnUrl).host),
-      return_url: t.returnUrl,
-      trust_device: t.trustDevice,
-      expires_at: sql`now() + make_interval(secs => ${TICKET_SECONDS})`,
-    })
-    .execute();
+  await tickets.insertTicket(db, {
+    id: tokenHash(ticket),
+    sessionId: tokenHash(t.sessionToken),
+    host: hostname(new URL(t.returnUrl).host),
+    returnUrl: t.returnUrl,
+    trustDevice: t.trustDevice,
+    ttlSeconds: TICKET_SECONDS,
+  });
   return ticket;
 }
 
@@ -61,40 +59,18 @@ export async function redeemLoginTicket(
   r: { ticket: string; host: string; ip: string; userAgent: string | undefined; deviceDays: number },
 ): Promise<RedeemedTicket | null> {
   return db.transaction().execute(async (trx) => {
-    const used = await trx
-      .updateTable('access_login_tickets as t')
-      .from('access_sessions as s')
-      .set({ used_at: sql`now()` })
-      .whereRef('s.id', '=', 't.session_id')
-      .where('t.id', '=', tokenHash(r.ticket))
-      .where('t.used_at', 'is', null)
-      .where('t.expires_at', '>', sql<Date>`now()`)
-      .where('t.host', '=', hostname(r.host))
-      .where('s.revoked_at', 'is', null)
-      .where('s.expires_at', '>', sql<Date>`now()`)
-      .returning([
-        't.session_id',
-        't.return_url',
-        't.trust_device',
-        's.user_id',
-        's.expires_at',
-        sql<number>`floor(extract(epoch FROM s.expires_at - now()))::int`.as('seconds_left'),
-      ])
-      .executeTakeFirst();
+    const used = await tickets.useTicket(trx, tokenHash(r.ticket), hostname(r.host));
     if (!used) return null;
     const sessionToken = newToken();
-    await trx
-      .insertInto('access_sessions')
-      .values({
-        id: tokenHash(sessionToken),
-        user_id: used.user_id,
-        parent_id: used.session_id,
-        host: hostname(r.host),
-        ip: r.ip,
-        user_agent: r.userAgent ?? null,
-        expires_at: used.expires_at,
-      })
-      .execute();
+    await tickets.insertChildSession(trx, {
+      id: tokenHash(sessionToken),
+      userId: used.user_id,
+      parentId: used.session_id,
+      host: hostname(r.host),
+      ip: r.ip,
+      userAgent: r.userAgent,
+      expiresAt: used.expires_at,
+    });
     let device: RedeemedTicket['device'] = null;
     if (used.trust_device) {
       const token = newToken();

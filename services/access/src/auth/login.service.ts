@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from '@aplt/db';
 import { badRequest, HttpError, safeEqual, tooManyRequests, unauthorized, unprocessable } from '@aplt/http';
 import { hashPassword, verifyPassword } from '@aplt/passwords';
 import type { Config } from '../config';
 import type { AccessDb } from '../db';
 import { type CaptchaSolution, verifySolution } from './captcha';
+import * as challenges from './challenge.repository';
 import { accountKey, addressKey, throttleKeys } from './throttle-keys';
 import type { OtpChannel } from './otp-channel';
 import { complexityProblems, isExpired, reusesHistory } from './password-policy';
@@ -66,18 +66,15 @@ export async function startLogin(
   await throttle.refundAttempt(deps.db, keys, deps.config.ACCESS_MAX_FAILURES);
   const code = newOtpCode();
   const id = newToken();
-  await deps.db
-    .insertInto('access_login_challenges')
-    .values({
-      id: tokenHash(id),
-      user_id: user.id,
-      code_hash: tokenHash(`${id}:${code}`),
-      channel: deps.otp.name,
-      trust_device: input.trust_device ?? false,
-      ip,
-      expires_at: sql`now() + make_interval(secs => ${deps.config.ACCESS_OTP_TTL_SECONDS})`,
-    })
-    .execute();
+  await challenges.insertChallenge(deps.db, {
+    id: tokenHash(id),
+    userId: user.id,
+    codeHash: tokenHash(`${id}:${code}`),
+    channel: deps.otp.name,
+    trustDevice: input.trust_device ?? false,
+    ip,
+    ttlSeconds: deps.config.ACCESS_OTP_TTL_SECONDS,
+  });
   try {
     await deps.otp.send(user.email, code);
   } catch (err) {
@@ -99,28 +96,14 @@ export async function startLogin(
   };
 }
 
-interface ChallengeRow {
-  id: string;
-  user_id: number;
-  code_hash: string;
-  trust_device: boolean;
-  attempts: number;
-}
-
 async function liveChallenge(
   deps: LoginDeps,
   id: string,
   state: 'otp' | 'change_password',
-): Promise<ChallengeRow> {
-  const row = await deps.db
-    .selectFrom('access_login_challenges')
-    .selectAll()
-    .where('id', '=', tokenHash(id))
-    .where('state', '=', state)
-    .where('expires_at', '>', sql<Date>`now()`)
-    .executeTakeFirst();
+): Promise<challenges.ChallengeRow> {
+  const row = await challenges.findLiveChallenge(deps.db, tokenHash(id), state);
   if (!row) throw unauthorized('This sign-in has expired or is unknown; start again');
-  return row as ChallengeRow;
+  return row;
 }
 
 export interface IssuedLogin {
@@ -139,11 +122,7 @@ async function issue(
   const deviceToken = challenge.trust_device ? newToken() : null;
   const user = await users.findUserById(deps.db, challenge.user_id);
   await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('access_login_challenges')
-      .set({ state: 'done' })
-      .where('id', '=', challenge.id)
-      .execute();
+    await challenges.setChallengeState(trx, challenge.id, 'done');
     await insertSession(trx, {
       id: tokenHash(sessionToken),
       userId: challenge.user_id,
@@ -177,14 +156,8 @@ export async function verifyCode(
   const keys = throttleKeys(user!.email, ip);
   await reserveAttempt(deps, keys);
   // Five codes per challenge, counted before the check like the attempts above.
-  const counted = await deps.db
-    .updateTable('access_login_challenges')
-    .set({ attempts: sql`attempts + 1` })
-    .where('id', '=', challenge.id)
-    .where('attempts', '<', 5)
-    .returning('attempts')
-    .executeTakeFirst();
-  if (!counted) throw unauthorized('Too many wrong codes; start again');
+  if (!(await challenges.countCodeAttempt(deps.db, challenge.id, 5)))
+    throw unauthorized('Too many wrong codes; start again');
   if (!safeEqual(tokenHash(`${input.challenge_id}:${input.code}`), challenge.code_hash))
     throw unauthorized('Wrong one-time code');
   // Signed in: the account starts afresh, and this attempt was no guess from the address.
@@ -194,11 +167,7 @@ export async function verifyCode(
     user!.must_change_password ||
     isExpired(user!.password_changed_at, deps.config.ACCESS_PASSWORD_MAX_AGE_DAYS)
   ) {
-    await deps.db
-      .updateTable('access_login_challenges')
-      .set({ state: 'change_password' })
-      .where('id', '=', challenge.id)
-      .execute();
+    await challenges.setChallengeState(deps.db, challenge.id, 'change_password');
     return { step: 'change_password', challenge_id: input.challenge_id, problems: ['password expired'] };
   }
   return { step: 'done', issued: await issue(deps, challenge, ip, userAgent) };
@@ -254,10 +223,7 @@ export async function createUser(
       tenantId: input.tenantId ?? null,
       mustChangePassword: input.mustChangePassword ?? false,
     });
-    await trx
-      .insertInto('access_password_history')
-      .values({ user_id: user.id, password_hash: hash })
-      .execute();
+    await users.insertPasswordHistory(trx, user.id, hash);
     return user;
   });
 }

@@ -64,6 +64,10 @@ export async function setPassword(
     })
     .where('id', '=', userId)
     .execute();
+  await insertPasswordHistory(db, userId, hash);
+}
+
+export async function insertPasswordHistory(db: Executor, userId: number, hash: string): Promise<void> {
   await db.insertInto('access_password_history').values({ user_id: userId, password_hash: hash }).execute();
 }
 
