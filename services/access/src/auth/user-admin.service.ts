@@ -1,4 +1,4 @@
-import { type TenantRegistry, isUniqueViolation, sql } from '@aplt/db';
+import { type TenantRegistry, isUniqueViolation } from '@aplt/db';
 import { badRequest, conflict, notFound, unprocessable } from '@aplt/http';
 import { hashPassword } from '@aplt/passwords';
 import type { AccessDb } from '../db';
@@ -15,23 +15,7 @@ interface Deps {
   identities: IdentityCache;
 }
 
-const listedColumns = [
-  'id',
-  'email',
-  'roles',
-  'tenant_id',
-  'disabled',
-  'must_change_password',
-  'password_changed_at',
-  'created_at',
-] as const;
-
-export const listUsers = (db: AccessDb) =>
-  db
-    .selectFrom('access_users')
-    .select([...listedColumns])
-    .orderBy('id')
-    .execute();
+export const listUsers = (db: AccessDb) => users.listUsers(db);
 
 async function assertTenant(registry: TenantRegistry, tenantId: string | null | undefined) {
   if (tenantId && !(await registry.get(tenantId)))
@@ -52,9 +36,9 @@ export async function addUser(
       // A password someone else chose is changed by its owner at the first login.
       mustChangePassword: true,
     });
-    return Object.fromEntries(listedColumns.map((c) => [c, user[c]])) as Pick<
+    return Object.fromEntries(users.listedColumns.map((c) => [c, user[c]])) as Pick<
       typeof user,
-      (typeof listedColumns)[number]
+      (typeof users.listedColumns)[number]
     >;
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict('A user with this e-mail exists', { email: input.email });
@@ -80,16 +64,11 @@ export async function updateUser(
     throw conflict('You cannot disable your own account or remove your own access-admin role');
   await assertTenant(deps.registry, patch.tenant_id);
   const row = await deps.db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable('access_users')
-      .set({
-        ...(patch.roles ? { roles: sql`${sql.val(patch.roles)}::text[]` } : {}),
-        ...(patch.tenant_id !== undefined ? { tenant_id: patch.tenant_id } : {}),
-        ...(patch.disabled !== undefined ? { disabled: patch.disabled } : {}),
-      })
-      .where('id', '=', id)
-      .returning([...listedColumns])
-      .executeTakeFirst();
+    const updated = await users.updateUser(trx, id, {
+      roles: patch.roles,
+      tenantId: patch.tenant_id,
+      disabled: patch.disabled,
+    });
     if (updated && patch.disabled) await revokeAllOfUser(trx, id);
     return updated;
   });

@@ -82,3 +82,43 @@ export const recentPasswordHashes = async (db: Executor, userId: number, limit: 
       .limit(limit)
       .execute()
   ).map((r) => r.password_hash as string);
+
+/** What the user admin lists and answers with (no password hash). */
+export const listedColumns = [
+  'id',
+  'email',
+  'roles',
+  'tenant_id',
+  'disabled',
+  'must_change_password',
+  'password_changed_at',
+  'created_at',
+] as const;
+
+export const listUsers = (db: Executor) =>
+  db
+    .selectFrom('access_users')
+    .select([...listedColumns])
+    .orderBy('id')
+    .execute();
+
+/** Sets what is given (undefined leaves a field; a null tenant makes platform staff). */
+export const updateUser = (
+  db: Executor,
+  id: number,
+  patch: {
+    roles?: string[] | undefined;
+    tenantId?: string | null | undefined;
+    disabled?: boolean | undefined;
+  },
+) =>
+  db
+    .updateTable('access_users')
+    .set({
+      ...(patch.roles ? { roles: sql`${sql.val(patch.roles)}::text[]` } : {}),
+      ...(patch.tenantId !== undefined ? { tenant_id: patch.tenantId } : {}),
+      ...(patch.disabled !== undefined ? { disabled: patch.disabled } : {}),
+    })
+    .where('id', '=', id)
+    .returning([...listedColumns])
+    .executeTakeFirst();

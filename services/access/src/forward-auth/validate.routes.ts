@@ -13,6 +13,7 @@ import type { IdentityCache } from './identity-cache';
 import type { DecisionMetrics } from './metrics';
 import { validateHandler } from './validate.handler';
 import { isValidCidr, type Whitelist } from './whitelist';
+import { deleteWhitelistEntry, insertWhitelistEntry, listWhitelist } from './whitelist.repository';
 
 interface Deps {
   db: AccessDb;
@@ -58,13 +59,7 @@ export async function validateRoutes(app: AccessApp, deps: Deps) {
   app.get(
     '/api/admin/whitelist',
     { preHandler: admin, schema: { response: { 200: z.array(entry) } } },
-    async () =>
-      (
-        await deps.db.selectFrom('access_ip_whitelist').select(['id', 'cidr', 'note']).orderBy('id').execute()
-      ).map((r) => ({
-        ...r,
-        cidr: String(r.cidr),
-      })),
+    async () => listWhitelist(deps.db) as Promise<Array<z.infer<typeof entry>>>,
   );
   app.post(
     '/api/admin/whitelist',
@@ -79,13 +74,12 @@ export async function validateRoutes(app: AccessApp, deps: Deps) {
       if (!isValidCidr(request.body.cidr))
         throw badRequest('Not a CIDR range like 10.0.0.0/8 or 2001:db8::/32');
       try {
-        const row = await deps.db
-          .insertInto('access_ip_whitelist')
-          .values({ cidr: request.body.cidr, note: request.body.note ?? null })
-          .returning(['id', 'cidr', 'note'])
-          .executeTakeFirstOrThrow();
+        const row = await insertWhitelistEntry(deps.db, {
+          cidr: request.body.cidr,
+          note: request.body.note ?? null,
+        });
         await deps.whitelist.invalidate();
-        return reply.status(201).send({ ...row, cidr: String(row.cidr) } as z.infer<typeof entry>);
+        return reply.status(201).send(row as z.infer<typeof entry>);
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict('This range is already whitelisted');
         throw err;
@@ -102,11 +96,8 @@ export async function validateRoutes(app: AccessApp, deps: Deps) {
       },
     },
     async (request) => {
-      const r = await deps.db
-        .deleteFrom('access_ip_whitelist')
-        .where('id', '=', request.params.id)
-        .executeTakeFirst();
-      if (Number(r.numDeletedRows) === 0) throw notFound('No such whitelist entry');
+      if (!(await deleteWhitelistEntry(deps.db, request.params.id)))
+        throw notFound('No such whitelist entry');
       await deps.whitelist.invalidate();
       return { ok: true as const };
     },
