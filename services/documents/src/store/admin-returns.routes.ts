@@ -1,5 +1,4 @@
 import { type App, notFound } from '@aplt/http';
-import { type Kysely, sql } from '@aplt/db';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { apltDb, type DocumentsContext } from '../shared/context';
@@ -7,7 +6,7 @@ import { adminRoute } from '../shared/route-options';
 import { anyObject, errorResponses, pagedList } from '../shared/schemas';
 import { returnView } from './customer-views';
 import type { ReturnPhotoStore } from './photo-store';
-import { linesAndPhotosOf } from './returns.repository';
+import { findReturnPhoto, findStaffReturn, linesAndPhotosOf, listStaffReturns } from './returns.repository';
 import { returnStatuses } from './returns.service';
 import { storeId } from './store.schemas';
 
@@ -30,19 +29,6 @@ const listQuery = z.object({
 });
 
 type Row = Record<string, any>;
-
-function base(db: Kysely<any>) {
-  return db
-    .selectFrom('aplt_returns as r')
-    .leftJoin('aplt_invoice_headers as i', 'i.id', 'r.invoice_id')
-    .leftJoin('aplt_customers as c', 'c.id', 'r.customer_id');
-}
-
-const customerColumns = [
-  'i.invoice_number',
-  'c.company as customer_company',
-  sql<string | null>`nullif(trim(concat_ws(' ', c.first_name, c.last_name)), '')`.as('customer_name'),
-] as const;
 
 function staffView(r: Row, lines: Row[], photos: Row[]) {
   const view = returnView(r, lines, photos);
@@ -77,31 +63,7 @@ export function registerAdminReturnRoutes(
     async (request) => {
       const f = request.query;
       const db = apltDb(ctx, request);
-      let q = base(db);
-      if (f.status) q = q.where('r.status', '=', f.status);
-      if (f.invoice_id) q = q.where('r.invoice_id', '=', f.invoice_id);
-      if (f.customer_id) q = q.where('r.customer_id', '=', f.customer_id);
-      if (f.q) {
-        const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        q = q.where((eb) =>
-          eb.or([
-            eb('r.return_number', 'ilike', like),
-            eb('i.invoice_number', 'ilike', like),
-            eb('r.customer_email', 'ilike', like),
-          ]),
-        );
-      }
-      const [rows, total] = await Promise.all([
-        q
-          .selectAll('r')
-          .select(customerColumns)
-          .orderBy('r.created_at', 'desc')
-          .orderBy('r.id', 'desc')
-          .limit(f.limit)
-          .offset(f.offset)
-          .execute(),
-        q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-      ]);
+      const { rows, count } = await listStaffReturns(db, f);
       const { lines, photos } = await linesAndPhotosOf(
         db,
         rows.map((r) => Number(r.id)),
@@ -114,7 +76,7 @@ export function registerAdminReturnRoutes(
             photos.filter((p) => String(p.return_id) === String(r.id)),
           ),
         ),
-        count: total.n,
+        count,
         limit: f.limit,
         offset: f.offset,
       };
@@ -134,11 +96,7 @@ export function registerAdminReturnRoutes(
     },
     async (request) => {
       const db = apltDb(ctx, request);
-      const r = await base(db)
-        .selectAll('r')
-        .select(customerColumns)
-        .where('r.id', '=', request.params.id)
-        .executeTakeFirst();
+      const r = await findStaffReturn(db, request.params.id);
       if (!r) throw notFound(`Return ${request.params.id} not found`, { id: request.params.id });
       const { lines, photos } = await linesAndPhotosOf(db, [Number(r.id)]);
       return staffView(r, lines, photos);
@@ -157,12 +115,7 @@ export function registerAdminReturnRoutes(
       },
     },
     async (request, reply) => {
-      const photo = await apltDb(ctx, request)
-        .selectFrom('aplt_return_photos')
-        .select(['file_path', 'content_type'])
-        .where('id', '=', request.params.photoId)
-        .where('return_id', '=', request.params.id)
-        .executeTakeFirst();
+      const photo = await findReturnPhoto(apltDb(ctx, request), request.params.id, request.params.photoId);
       const data = photo ? await deps.photos.read(photo.file_path) : null;
       if (!photo || !data) throw notFound('Photo not found', { id: request.params.photoId });
       return (reply as FastifyReply)

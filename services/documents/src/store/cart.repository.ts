@@ -257,3 +257,20 @@ export async function commerceProfile(commerce: Db, customerRef: string) {
     | undefined
   >;
 }
+
+/** The product (and variant, when the SKU is one) an SKU names, and whether the shop sells it. */
+export const findSku = (db: Db, sku: string) =>
+  db
+    .selectFrom('aplt_skus as s')
+    .innerJoin('aplt_products as p', 'p.id', 's.product_id')
+    .select(['s.product_id', 's.variant_id', 'p.is_sellable'])
+    .where('s.sku', '=', sku)
+    .executeTakeFirst();
+
+/** The quotation request a cart became: its id and number. */
+export const quotationRef = (db: Db, quotationId: number | string) =>
+  db
+    .selectFrom('aplt_quotation_headers')
+    .select(['id', 'quotation_number'])
+    .where('id', '=', quotationId)
+    .executeTakeFirst();

@@ -118,14 +118,7 @@ async function cartView(db: Kysely<any>, config: Config, cart: repo.CartRow, lan
     [...new Set(lines.flatMap((l) => (l.variant_id === null ? [] : [l.variant_id])))],
     lang,
   );
-  const quotation =
-    cart.quotation_id === null
-      ? null
-      : await db
-          .selectFrom('aplt_quotation_headers')
-          .select(['id', 'quotation_number'])
-          .where('id', '=', cart.quotation_id)
-          .executeTakeFirst();
+  const quotation = cart.quotation_id === null ? null : await repo.quotationRef(db, cart.quotation_id);
   const items = priced.map(({ line, price, error }) => {
     const product = facts.products.get(line.product_id);
     const variant = line.variant_id === null ? undefined : facts.variants.get(line.variant_id);
@@ -250,20 +243,11 @@ export async function addLine(
 ) {
   // The SKU to order: the chosen variant when given (it must be a variant of `sku`'s product).
   const orderSku = input.variant_id ?? input.sku;
-  const hit = await db
-    .selectFrom('aplt_skus as s')
-    .innerJoin('aplt_products as p', 'p.id', 's.product_id')
-    .select(['s.product_id', 's.variant_id', 'p.is_sellable'])
-    .where('s.sku', '=', orderSku)
-    .executeTakeFirst();
+  const hit = await repo.findSku(db, orderSku);
   if (!hit || !hit.is_sellable)
     throw unprocessable(`${orderSku} is not a product of this shop`, { field: 'sku' });
   if (input.variant_id !== undefined) {
-    const base = await db
-      .selectFrom('aplt_skus')
-      .select('product_id')
-      .where('sku', '=', input.sku)
-      .executeTakeFirst();
+    const base = await repo.findSku(db, input.sku);
     if (!base || String(base.product_id) !== String(hit.product_id))
       throw unprocessable(`${input.variant_id} is not a variant of ${input.sku}`, { field: 'variant_id' });
   }
@@ -445,11 +429,7 @@ export async function requestQuotation(
     const cart = await repo.lockCart(trx, id);
     if (!reachable(cart, who)) throw notFoundCart(id);
     if (cart.status === 'completed') {
-      const q = await trx
-        .selectFrom('aplt_quotation_headers')
-        .select(['id', 'quotation_number'])
-        .where('id', '=', cart.quotation_id)
-        .executeTakeFirst();
+      const q = cart.quotation_id === null ? undefined : await repo.quotationRef(trx, cart.quotation_id);
       throw conflict('This cart was already turned into a quotation request', {
         cart_id: cart.id,
         quotation: q ? { id: Number(q.id), quotation_number: q.quotation_number } : null,

@@ -82,6 +82,10 @@ export async function insertReturn(trx: Transaction<any>, values: Row): Promise<
   return trx.insertInto('aplt_returns').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
+export async function setReturnNumber(trx: Transaction<any>, id: number, number: string): Promise<void> {
+  await trx.updateTable('aplt_returns').set({ return_number: number }).where('id', '=', id).execute();
+}
+
 export async function insertReturnLines(trx: Transaction<any>, rows: Row[]): Promise<Row[]> {
   return trx.insertInto('aplt_return_lines').values(rows).returningAll().execute();
 }
@@ -195,3 +199,73 @@ export async function staffAddresses(aplt: Db, commerce: Db, brandId: string | n
     .execute();
   return users.map((u) => u.email as string);
 }
+
+/** Staff's view: every customer's returns, with the invoice number and the customer's name. */
+function staffBase(db: Db) {
+  return db
+    .selectFrom('aplt_returns as r')
+    .leftJoin('aplt_invoice_headers as i', 'i.id', 'r.invoice_id')
+    .leftJoin('aplt_customers as c', 'c.id', 'r.customer_id');
+}
+
+const customerColumns = [
+  'i.invoice_number',
+  'c.company as customer_company',
+  sql<string | null>`nullif(trim(concat_ws(' ', c.first_name, c.last_name)), '')`.as('customer_name'),
+] as const;
+
+export interface StaffReturnFilter {
+  status?: string | undefined;
+  invoice_id?: number | undefined;
+  customer_id?: number | undefined;
+  /** Return number, invoice number or customer e-mail (substring, case-insensitive). */
+  q?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+/** A page of returns for staff, newest first, and how many match in all. */
+export async function listStaffReturns(
+  db: Db,
+  f: StaffReturnFilter,
+): Promise<{ rows: Row[]; count: number }> {
+  let q = staffBase(db);
+  if (f.status) q = q.where('r.status', '=', f.status);
+  if (f.invoice_id) q = q.where('r.invoice_id', '=', f.invoice_id);
+  if (f.customer_id) q = q.where('r.customer_id', '=', f.customer_id);
+  if (f.q) {
+    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb('r.return_number', 'ilike', like),
+        eb('i.invoice_number', 'ilike', like),
+        eb('r.customer_email', 'ilike', like),
+      ]),
+    );
+  }
+  const [rows, total] = await Promise.all([
+    q
+      .selectAll('r')
+      .select(customerColumns)
+      .orderBy('r.created_at', 'desc')
+      .orderBy('r.id', 'desc')
+      .limit(f.limit)
+      .offset(f.offset)
+      .execute(),
+    q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, count: total.n };
+}
+
+/** One return for staff, with the invoice number and the customer's name. */
+export const findStaffReturn = (db: Db, id: number): Promise<Row | undefined> =>
+  staffBase(db).selectAll('r').select(customerColumns).where('r.id', '=', id).executeTakeFirst();
+
+/** A photo of a return, for staff (any customer's). */
+export const findReturnPhoto = (db: Db, returnId: number, photoId: number) =>
+  db
+    .selectFrom('aplt_return_photos')
+    .select(['file_path', 'content_type'])
+    .where('id', '=', photoId)
+    .where('return_id', '=', returnId)
+    .executeTakeFirst();

@@ -176,7 +176,7 @@ export async function createReturn(
       );
       // Last, so the counter row is locked as briefly as possible.
       const number = await repo.allocateReturnNumber(trx, Number(today().slice(0, 4)));
-      await trx.updateTable('aplt_returns').set({ return_number: number }).where('id', '=', ret.id).execute();
+      await repo.setReturnNumber(trx, Number(ret.id), number);
       await recordAudit(trx, {
         actor: who.email,
         actor_type: 'customer',
