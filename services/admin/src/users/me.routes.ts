@@ -1,6 +1,7 @@
 import { type App, notFound, requireActor } from '@aplt/http';
 import type { TenantDatabases } from '@aplt/db';
 import { z } from 'zod';
+import { findLiveUser } from './user.repository';
 
 const userBody = z.object({
   id: z.string(),
@@ -25,13 +26,7 @@ export async function meRoutes(app: App, deps: { databases: TenantDatabases }) {
       schema: { response: { 200: z.object({ user: userBody }) } },
     },
     async (request) => {
-      const user = await deps.databases
-        .commerce(request.tenant)
-        .selectFrom('user')
-        .select(['id', 'email', 'first_name', 'last_name'])
-        .where('id', '=', request.actor!.actorId)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
+      const user = await findLiveUser(deps.databases.commerce(request.tenant), request.actor!.actorId);
       if (!user) throw notFound('User not found');
       return { user };
     },

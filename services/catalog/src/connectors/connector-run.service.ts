@@ -1,4 +1,4 @@
-import { type Kysely, sql, withPgClient } from '@aplt/db';
+import { type Kysely, withPgClient } from '@aplt/db';
 import { refreshProductSearch } from '../search/search-index.repository';
 import type { ConnectorName, FeedFormat } from './connector-registry';
 import { defaultFormats, parsersByFormat } from './connector-registry';
@@ -10,7 +10,14 @@ import { importProducts } from './products-import';
 import { ProgressTicker, RunProgress } from './run-progress';
 import { RunReport } from './run-report';
 import { importStock } from './stock-import';
-import { finishRun, markRunning, supplierFeed, updateProgress } from './sync-run.repository';
+import {
+  analyzeImportLookups,
+  finishRun,
+  markRunning,
+  supplierFeed,
+  tuneImportTransaction,
+  updateProgress,
+} from './sync-run.repository';
 
 export interface RunOptions {
   /**
@@ -74,14 +81,7 @@ export async function runConnector(
     try {
       await withPgClient(db, (client, conn) =>
         conn.transaction().execute(async (trx) => {
-          // Batch statements over fresh rows get large cost estimates, and JIT compiling each of
-          // them costs far more than running it: measured 10x on stock imports.
-          await sql`SET LOCAL jit = off`.execute(trx);
-          // The set-based steps sort and hash whole feeds: room for that in memory, not in temp files.
-          await sql`SET LOCAL work_mem = '64MB'`.execute(trx);
-          // The run's commit need not wait for its WAL to reach the disk: the run is only reported
-          // succeeded by the (synchronous) status update after it, which flushes that WAL too.
-          await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+          await tuneImportTransaction(trx);
           const start = performance.now();
           const s = connector.supplier;
           if (connector.kind === 'products') {
@@ -139,12 +139,8 @@ export async function runConnector(
       feed.stream.destroy();
     }
     if (connector.kind === 'products') {
-      // Fresh statistics, so the stock and price runs that follow resolve SKUs by index lookups:
-      // of the key columns they join on only. Statistics of the wide text columns cost most of a
-      // full ANALYZE (sorting 30,000 sampled descriptions); a column list leaves the change
-      // counter alone, so autovacuum still analyzes the whole tables soon after.
-      await sql`ANALYZE aplt_products (id, sku, supplier_code, supplier_sku),
-        aplt_product_variants (id, product_id, sku, supplier_sku), aplt_skus (sku)`.execute(db);
+      // Fresh statistics, so the stock and price runs that follow resolve SKUs by index lookups.
+      await analyzeImportLookups(db);
     }
     await ticker.stop();
     await updateProgress(db, runId, { metadata: timing });

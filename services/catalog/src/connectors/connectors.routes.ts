@@ -6,7 +6,14 @@ import { connectors, defaultFormats, findConnector } from './connector-registry'
 import { startRun } from './run-start.service';
 import { runSchema } from './run.schemas';
 import { toRun } from './run-view';
-import { getRun, latestRuns, listRejects, listRuns } from './sync-run.repository';
+import {
+  getRun,
+  latestRuns,
+  listRejects,
+  listRuns,
+  supplierExists,
+  supplierFormats,
+} from './sync-run.repository';
 import { errorResponses } from '../shared/error-responses';
 import { pageOf, pageQuery, recordIdParam } from '../shared/paging';
 
@@ -56,12 +63,7 @@ export async function connectorRoutes(app: App) {
         db,
         connectors.map((c) => c.name),
       );
-      const suppliers = new Map(
-        (await db.selectFrom('aplt_suppliers').select(['code', 'feed_format']).execute()).map((s: any) => [
-          s.code,
-          s.feed_format,
-        ]),
-      );
+      const suppliers = await supplierFormats(db);
       const list = connectors.map((c) => {
         const run = runs.get(c.name);
         return {
@@ -101,11 +103,7 @@ export async function connectorRoutes(app: App) {
         });
       const tenant = request.tenant;
       const db = app.catalogDeps.databases.aplt(tenant);
-      const supplierKnown = await db
-        .selectFrom('aplt_suppliers')
-        .select('code')
-        .where('code', '=', connector.supplier)
-        .executeTakeFirst();
+      const supplierKnown = await supplierExists(db, connector.supplier);
       const { run, jobId } = await startRun(
         db,
         app.catalogDeps.queues,

@@ -1,7 +1,7 @@
 import { isUniqueViolation, type Kysely } from '@aplt/db';
 import { conflict } from '@aplt/http';
 import type { QueueClient, QueueName } from '@aplt/queue';
-import { createRun, finishRun, setJobId, type SyncRun } from './sync-run.repository';
+import { activeRun, createRun, finishRun, setJobId, type SyncRun } from './sync-run.repository';
 
 /**
  * Starts a run of `connector` (a supplier connector, commerce_sync or tenant_update): a queued row
@@ -23,12 +23,7 @@ export async function startRun(
       run = await createRun(db, values);
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
-      const active = await db
-        .selectFrom('aplt_connector_sync')
-        .select(['id', 'job_id'])
-        .where('connector', '=', values.connector)
-        .where('status', 'in', ['queued', 'running'])
-        .executeTakeFirst();
+      const active = await activeRun(db, values.connector);
       if (attempt > 0 || !active?.job_id || !(await isStale(queues, queue, active.job_id))) {
         throw conflict(`${values.connector} is already queued or running`, {
           connector: values.connector,
