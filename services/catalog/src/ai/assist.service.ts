@@ -1,4 +1,5 @@
-import { type Kysely, sql } from '@aplt/db';
+import type { Kysely } from '@aplt/db';
+import * as facts from './ai-facts.repository';
 import type { AiProvider } from './ai-provider';
 
 type Intent = 'open_quotations' | 'overdue_invoices' | 'best_sellers';
@@ -16,12 +17,7 @@ const intentWords: Array<[Intent, RegExp]> = [
 export async function assistData(db: Kysely<any>, intents: Intent[]) {
   const data: Record<string, unknown> = {};
   if (intents.includes('open_quotations')) {
-    const r = (
-      await sql<{ count: string; total: string; expiring_7d: string }>`
-        SELECT count(*) AS count, coalesce(sum(total), 0)::text AS total,
-          count(*) FILTER (WHERE valid_until <= CURRENT_DATE + 7) AS expiring_7d
-        FROM aplt_quotation_headers WHERE status = 'open' AND valid_until >= CURRENT_DATE`.execute(db)
-    ).rows[0];
+    const r = await facts.openQuotations(db);
     data.open_quotations = {
       count: Number(r?.count ?? 0),
       total: r?.total ?? '0',
@@ -29,13 +25,7 @@ export async function assistData(db: Kysely<any>, intents: Intent[]) {
     };
   }
   if (intents.includes('overdue_invoices')) {
-    const r = (
-      await sql<{ count: string; outstanding: string; oldest: string | null }>`
-        SELECT count(*) AS count, coalesce(sum(total - paid_total - credited_total), 0)::text AS outstanding, min(due_date)::text AS oldest
-        FROM aplt_invoice_headers
-        WHERE document_type = 'invoice' AND status IN ('open', 'overdue') AND due_date < CURRENT_DATE
-          AND total - paid_total - credited_total > 0`.execute(db)
-    ).rows[0];
+    const r = await facts.overdueInvoices(db);
     data.overdue_invoices = {
       count: Number(r?.count ?? 0),
       outstanding: r?.outstanding ?? '0',
@@ -43,15 +33,7 @@ export async function assistData(db: Kysely<any>, intents: Intent[]) {
     };
   }
   if (intents.includes('best_sellers')) {
-    const rows = (
-      await sql<{ sku: string; description: string | null; quantity: string; revenue: string }>`
-        SELECT coalesce(l.sku, '-') AS sku, max(l.description) AS description, sum(l.quantity)::text AS quantity, sum(l.line_total)::text AS revenue
-        FROM aplt_invoice_lines l JOIN aplt_invoice_headers h ON h.id = l.invoice_id
-        WHERE h.document_type = 'invoice' AND h.status <> 'cancelled' AND l.line_type = 'product'
-        GROUP BY coalesce(l.sku, '-') ORDER BY sum(l.quantity) DESC, sum(l.line_total) DESC LIMIT 5`.execute(
-        db,
-      )
-    ).rows;
+    const rows = await facts.bestSellers(db);
     data.best_sellers = rows.map((r) => ({
       sku: r.sku,
       description: r.description,

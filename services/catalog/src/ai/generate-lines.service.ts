@@ -1,4 +1,5 @@
-import { type Kysely, sql } from '@aplt/db';
+import type { Kysely } from '@aplt/db';
+import * as facts from './ai-facts.repository';
 import Decimal from 'decimal.js';
 import type { AiProvider } from './ai-provider';
 import { runSearch } from './product-search.service';
@@ -73,50 +74,17 @@ export async function generateLines(db: Kysely<any>, ai: AiProvider, text: strin
       continue;
     }
     const colours = req.filters.colour ? (colourWords[req.filters.colour] ?? []) : [];
-    const variant = (
-      await sql<{ id: number; sku: string; color_name: string | null }>`
-        SELECT id, sku, color_name FROM aplt_product_variants WHERE product_id = ${hit.id} AND is_active
-        ORDER BY ${colours.length ? sql`(lower(coalesce(color_name, '')) ~ ${`(${colours.join('|')})`}) DESC,` : sql``} id LIMIT 1`.execute(
-        db,
-      )
-    ).rows[0];
+    const variant = await facts.variantFor(db, hit.id, colours);
     const techPattern = req.filters.technique
       ? (techniqueSynonyms[req.filters.technique] ?? [req.filters.technique]).join('|')
       : null;
-    const technique = (
-      await sql<{
-        id: number;
-        code: string;
-        name_nl: string;
-        position_code: string;
-        print_area: string | null;
-        max_colours: number | null;
-      }>`
-        SELECT t.id, t.code, t.name_nl, pp.position_code, coalesce(pt.print_area, pp.print_area) AS print_area,
-          pt.max_colours
-        FROM aplt_product_techniques pt JOIN aplt_techniques t ON t.id = pt.technique_id
-        JOIN aplt_print_positions pp ON pp.id = pt.print_position_id
-        WHERE pt.product_id = ${hit.id}
-        ORDER BY ${techPattern ? sql`((t.name_nl || ' ' || coalesce(t.name_en, '')) ~* ${techPattern}) DESC,` : sql``} pt.is_default DESC, pp.sort_order, pt.id
-        LIMIT 1`.execute(db)
-    ).rows[0];
+    const technique = await facts.techniqueFor(db, hit.id, techPattern);
     const printColours = technique?.max_colours ? Math.min(req.colours, technique.max_colours) : req.colours;
     let printUnit = new Decimal(0);
     let setup = new Decimal(0);
     if (technique) {
-      const scale = (
-        await sql<{ price_per_unit: string; next_colour_price: string | null; setup_cost: string }>`
-          SELECT price_per_unit, next_colour_price, setup_cost FROM aplt_technique_pricing
-          WHERE technique_id = ${technique.id} AND min_quantity <= ${quantity} AND (colours IS NULL OR colours = ${printColours})
-          ORDER BY min_quantity DESC, colours NULLS LAST LIMIT 1`.execute(db)
-      ).rows[0];
-      const opstart = (
-        await sql<{ setup_cost: string; per_colour: boolean }>`
-          SELECT setup_cost, per_colour FROM aplt_opstartkosten WHERE technique_id = ${technique.id}
-            AND (product_id = ${hit.id} OR product_id IS NULL) AND is_active ORDER BY product_id NULLS LAST LIMIT 1`.execute(
-          db,
-        )
-      ).rows[0];
+      const scale = await facts.printScale(db, technique.id, quantity, printColours);
+      const opstart = await facts.setupCost(db, technique.id, hit.id);
       if (scale) {
         printUnit = new Decimal(scale.price_per_unit).plus(
           new Decimal(scale.next_colour_price ?? 0).times(printColours - 1),
