@@ -131,3 +131,17 @@ export const auditEntries = (db: Executor, tenantId: string | null, limit: numbe
   if (tenantId !== null) q = q.where('tenant_id', '=', tenantId);
   return q.execute();
 };
+
+/** Inserts the licenses a tenant does not have yet (an existing one keeps its state); how many were new. */
+export async function insertMissingLicenses(
+  db: Executor,
+  rows: Array<{ tenant_id: string; feature: string; enabled: boolean; feature_group: string }>,
+): Promise<number> {
+  const res = await db
+    .insertInto('tenant_licenses')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['tenant_id', 'feature']).doNothing())
+    .returning('id')
+    .execute();
+  return res.length;
+}

@@ -261,20 +261,16 @@ export async function seedTenantLicenses(
 ) {
   let seeded = 0;
   for (const tenantId of tenantIds) {
-    const res = await db
-      .insertInto('tenant_licenses')
-      .values(
-        featureCatalog.map((f) => ({
-          tenant_id: tenantId,
-          feature: f.key,
-          enabled: !disabled.includes(f.key),
-          feature_group: f.group,
-        })),
-      )
-      .onConflict((oc) => oc.columns(['tenant_id', 'feature']).doNothing())
-      .returning('id')
-      .execute();
-    if (res.length > 0) {
+    const inserted = await repo.insertMissingLicenses(
+      db,
+      featureCatalog.map((f) => ({
+        tenant_id: tenantId,
+        feature: f.key,
+        enabled: !disabled.includes(f.key),
+        feature_group: f.group,
+      })),
+    );
+    if (inserted > 0) {
       seeded++;
       await repo.bumpRevision(db, tenantId);
     }
