@@ -43,4 +43,23 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  {
+    // SQL lives in repositories: a service states the rules and a route validates and calls it,
+    // neither builds a query (issue #19, "one home per rule").
+    files: ['services/*/src/**/*.service.ts', 'services/*/src/**/*.routes.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|selectNoFrom)$/]',
+          message: 'Queries belong in a *.repository.ts module; call a repository function here.',
+        },
+        {
+          selector: "TaggedTemplateExpression[tag.name='sql']",
+          message: 'Raw SQL belongs in a *.repository.ts module; call a repository function here.',
+        },
+      ],
+    },
+  },
 );

@@ -130,3 +130,9 @@ export async function audit(
     })
     .execute();
 }
+
+/** An admin user's e-mail, from the tenant's commerce database (who decided a request). */
+export async function adminEmail(commerce: Kysely<any>, userId: string): Promise<string | undefined> {
+  const user = await commerce.selectFrom('user').select('email').where('id', '=', userId).executeTakeFirst();
+  return user?.email as string | undefined;
+}

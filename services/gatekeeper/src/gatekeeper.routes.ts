@@ -2,7 +2,7 @@ import { type TenantDatabases } from '@aplt/db';
 import { type App, errorBody, requireActor } from '@aplt/http';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
-import { listByStatus } from './access-request.repository';
+import { adminEmail, listByStatus } from './access-request.repository';
 import { checkAccess, decideRequest, requestAccess } from './gatekeeper.service';
 import { visitorIp } from './visitor-ip';
 
@@ -120,17 +120,12 @@ export function gatekeeperRoutes(app: App, deps: { databases: TenantDatabases; t
     async (request) => {
       const actorId = request.actor?.actorId ?? 'unknown';
       // approved_by names a person: the admin's e-mail from this tenant's user table.
-      const user = await deps.databases
-        .commerce(request.tenant)
-        .selectFrom('user')
-        .select('email')
-        .where('id', '=', actorId)
-        .executeTakeFirst();
+      const email = await adminEmail(deps.databases.commerce(request.tenant), actorId);
       const updated = await decideRequest(deps.databases.aplt(request.tenant), {
         id: request.params.id,
         status: request.body.status,
         reason: request.body.reason,
-        admin: (user?.email as string | undefined) ?? actorId,
+        admin: email ?? actorId,
         ip: request.ip,
         requestId: request.id,
       });
