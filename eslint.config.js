@@ -12,6 +12,7 @@ export default tseslint.config(
       '.run/**',
       '.turbo/**',
       'proxy/generated/**',
+      'packages/db/src/types/generated/**',
       '**/fixtures/**',
       '**/public/**/*.js',
     ],

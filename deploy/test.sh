@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Quick start, command 2: lint, type-check, generated-config drift check, the builds the tests run
+# Quick start, command 2: lint, type-check, drift checks of the generated proxy config and database types, the builds the tests run
 # against (admin panel, compiled services, storefront, Schematron), then every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,8 +24,9 @@ log "lint and type-check; meanwhile the admin panel, the services and the e-invo
 builds=$!
 checks=0
 pnpm_cmd exec turbo run //#lint //#typecheck --output-logs=errors-only || checks=$?
-log "generated proxy configuration is current"
+log "generated proxy configuration and database types are current"
 pnpm_cmd exec tsx proxy/src/cli.ts --check || checks=$?
+pnpm_cmd exec tsx packages/db/scripts/db-types.ts --check || checks=$?
 # After the type-check: it reads the storefront's .next/types, which its build writes.
 ensure_storefront || checks=$?
 built=0

@@ -50,3 +50,10 @@ export {
   spendResetTokens,
   type ActorTokenFacts,
 } from './actor-tokens.repository';
+export type {
+  AccessDatabase,
+  ApltDatabase,
+  CommerceDatabase,
+  ControlDatabase,
+  PortalDatabase,
+} from './types';

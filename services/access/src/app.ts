@@ -1,4 +1,5 @@
-import { type Kysely, type TenantRegistry } from '@aplt/db';
+import { type TenantRegistry } from '@aplt/db';
+import type { AccessDb } from './db';
 import { type App, AssertionSigner, createApp, OPERATOR_ROLE, pingPg } from '@aplt/http';
 import type { Redis } from 'ioredis';
 import { authRoutes } from './auth/auth.routes';
@@ -19,7 +20,7 @@ import { licenseRoutes } from './licensing/license.routes';
 export type AccessApp = App;
 
 export interface Deps {
-  db: Kysely<any>;
+  db: AccessDb;
   registry: TenantRegistry;
   /**
    * Publishes license changes (push invalidation; without it clients converge by polling) and

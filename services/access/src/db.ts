@@ -1,5 +1,5 @@
-import type { Kysely, Transaction } from '@aplt/db';
+import type { AccessDatabase, Kysely, Transaction } from '@aplt/db';
 
-/** The access database handle; repositories take an optional transaction in its place. */
-export type AccessDb = Kysely<any>;
-export type Executor = Kysely<any> | Transaction<any>;
+/** The access database handle (generated types); repositories take a transaction in its place. */
+export type AccessDb = Kysely<AccessDatabase>;
+export type Executor = Kysely<AccessDatabase> | Transaction<AccessDatabase>;

@@ -52,7 +52,7 @@ export async function findProduct(db: Kysely<ModalDb>, baseSku: string): Promise
   };
 }
 
-export async function listVariants(db: Kysely<ModalDb>, productId: string): Promise<VariantRow[]> {
+export async function listVariants(db: Kysely<ModalDb>, productId: number): Promise<VariantRow[]> {
   const rows = await db
     .selectFrom('aplt_product_variants')
     .select(['sku', 'color_code', 'color_name', 'hex'])
@@ -66,7 +66,7 @@ export async function listVariants(db: Kysely<ModalDb>, productId: string): Prom
 /** Every (technique, print position) pair the product offers, in display order. */
 export async function listPositionTechniques(
   db: Kysely<ModalDb>,
-  productId: string,
+  productId: number,
 ): Promise<PositionTechniqueRow[]> {
   const rows = await db
     .selectFrom('aplt_product_techniques as pt')

@@ -99,8 +99,8 @@ export async function loadProductForModal(
   const product = await findProduct(db, baseSku);
   if (!product) return undefined;
   const [variants, rows] = await Promise.all([
-    listVariants(db, product.id),
-    listPositionTechniques(db, product.id),
+    listVariants(db, Number(product.id)),
+    listPositionTechniques(db, Number(product.id)),
   ]);
   const hasSvg =
     (product.hasSvgTemplate && !!product.svgTemplatePath) ||

@@ -19,7 +19,7 @@ async function filesOf(deps: TransactionDeps, id: string) {
   const db = await masterDb(deps);
   const tx = await requireTransaction(db, id);
   const rows = await listFiles(db, tx.id);
-  return { tx, rows: new Map<FileKind, FileRow>(rows.map((r) => [r.kind, r])) };
+  return { tx, rows: new Map<FileKind, FileRow>(rows.map((r) => [r.kind as FileKind, r])) };
 }
 
 async function read(deps: TransactionDeps, row: FileRow | undefined, what: string): Promise<ServedFile> {
