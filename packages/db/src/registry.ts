@@ -1,4 +1,5 @@
-import { type Generated, type Kysely, sql } from 'kysely';
+import type { ControlDatabase } from './types';
+import { type Kysely, sql } from 'kysely';
 
 export const tenantKinds = ['master', 'pim', 'tenant'] as const;
 export type TenantKind = (typeof tenantKinds)[number];
@@ -24,19 +25,8 @@ export interface TenantRecord {
   storeBaseUrl: string | null;
 }
 
-interface ControlDb {
-  tenants: {
-    id: string;
-    kind: TenantKind;
-    name: string;
-    commerce_db: DbLocation;
-    aplt_db: DbLocation;
-    admin_base_url: string | null;
-    store_base_url: string | null;
-    created_at: Generated<Date>;
-  };
-  tenant_hosts: { host: string; tenant_id: string };
-}
+/** The control database, as its migrations leave it (generated). */
+type ControlDb = ControlDatabase;
 
 /**
  * The control-plane list of tenants. It is the only list: services resolve hosts through it and
@@ -103,13 +93,15 @@ export class TenantRegistry {
       ])
       .orderBy('id')
       .execute();
+    // The table's check constraint holds `kind` to tenantKinds, and only add() writes the
+    // locations, from DbLocation values.
     const tenants: TenantRecord[] = rows.map((r) => ({
       id: r.id,
-      kind: r.kind,
+      kind: r.kind as TenantKind,
       name: r.name,
       hosts: r.hosts,
-      commerceDb: r.commerce_db,
-      apltDb: r.aplt_db,
+      commerceDb: r.commerce_db as unknown as DbLocation,
+      apltDb: r.aplt_db as unknown as DbLocation,
       adminBaseUrl: r.admin_base_url,
       storeBaseUrl: r.store_base_url,
     }));
@@ -132,8 +124,8 @@ export class TenantRegistry {
           id: tenant.id,
           kind: tenant.kind,
           name: tenant.name,
-          commerce_db: JSON.stringify(tenant.commerceDb) as unknown as DbLocation,
-          aplt_db: JSON.stringify(tenant.apltDb) as unknown as DbLocation,
+          commerce_db: JSON.stringify(tenant.commerceDb),
+          aplt_db: JSON.stringify(tenant.apltDb),
           admin_base_url: tenant.adminBaseUrl ?? null,
           store_base_url: tenant.storeBaseUrl ?? null,
         })
