@@ -1,4 +1,5 @@
-import { type Kysely, sql } from '@aplt/db';
+import type { PortalDb } from './db';
+import { sql } from '@aplt/db';
 import { createApp } from '@aplt/http';
 import bcrypt from 'bcrypt';
 import { authRoutes } from './auth/auth.routes';
@@ -10,7 +11,7 @@ import { DevProjectsClient } from './tickets/devprojects.client';
 import { ticketRoutes } from './tickets/ticket.routes';
 
 export interface Deps {
-  db: Kysely<any>;
+  db: PortalDb;
   /** Where the second-factor codes go; by default PORTAL_OTP_CHANNEL's (closed with the app). */
   otp?: OtpChannel;
 }

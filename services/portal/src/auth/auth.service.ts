@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { PortalDb } from '../db';
 import { badRequest, HttpError, safeEqual, tooManyRequests, unauthorized } from '@aplt/http';
 import bcrypt from 'bcrypt';
 import type { Config } from '../config';
@@ -12,7 +12,7 @@ import { codeHash, newCode, newSessionToken } from './tokens';
 import * as users from './user.repository';
 
 export interface AuthDeps {
-  db: Kysely<any>;
+  db: PortalDb;
   config: Config;
   otp: OtpChannel;
   /** A bcrypt hash of nothing, compared against for unknown e-mails so they take as long as known ones. */

@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { PortalDb } from '../db';
 import { forbidden, unauthorized } from '@aplt/http';
 import type { FastifyRequest } from 'fastify';
 import { findLiveSession, type SessionWithUser } from './session.repository';
@@ -11,10 +11,7 @@ declare module 'fastify' {
   }
 }
 
-export async function sessionOf(
-  db: Kysely<any>,
-  request: FastifyRequest,
-): Promise<SessionWithUser | undefined> {
+export async function sessionOf(db: PortalDb, request: FastifyRequest): Promise<SessionWithUser | undefined> {
   const token = request.cookies[SESSION_COOKIE];
   if (!token || token.length > 100) return undefined;
   return findLiveSession(db, sessionIdOf(token));
@@ -24,7 +21,7 @@ export async function sessionOf(
  * preHandler: a live portal session on request.portal. `secondFactor: false` admits a session
  * that has only passed the password step (for verify-2fa itself).
  */
-export function requirePortalSession(db: Kysely<any>, opts: { secondFactor: boolean; roles?: Role[] }) {
+export function requirePortalSession(db: PortalDb, opts: { secondFactor: boolean; roles?: Role[] }) {
   return async (request: FastifyRequest) => {
     const session = await sessionOf(db, request);
     if (!session) throw unauthorized('Log in first', { login_required: true });

@@ -1,4 +1,5 @@
-import { type Kysely, sql } from '@aplt/db';
+import type { PortalDb } from '../db';
+import { sql } from '@aplt/db';
 
 export interface RecordedAttempt {
   id: number;
@@ -15,7 +16,7 @@ export interface RecordedAttempt {
  * can be higher than the attempt's rank while others are in flight; that only refuses sooner.)
  */
 export async function recordAttempt(
-  db: Kysely<any>,
+  db: PortalDb,
   email: string,
   ip: string,
   windowSeconds: number,
@@ -45,15 +46,15 @@ export async function recordAttempt(
 }
 
 /** Removes an attempt that was refused before anything was checked. */
-export async function forgetAttempt(db: Kysely<any>, id: number): Promise<void> {
+export async function forgetAttempt(db: PortalDb, id: number): Promise<void> {
   await db.deleteFrom('portal_login_failures').where('id', '=', id).execute();
 }
 
-export async function clearFailures(db: Kysely<any>, email: string): Promise<void> {
+export async function clearFailures(db: PortalDb, email: string): Promise<void> {
   await db.deleteFrom('portal_login_failures').where('email', '=', email).execute();
 }
 
-export async function deleteOldFailures(db: Kysely<any>, windowSeconds: number): Promise<void> {
+export async function deleteOldFailures(db: PortalDb, windowSeconds: number): Promise<void> {
   await db
     .deleteFrom('portal_login_failures')
     .where('created_at', '<', sql<Date>`CURRENT_TIMESTAMP(3) - INTERVAL ${windowSeconds} SECOND`)

@@ -1,6 +1,7 @@
-import { type Kysely, sql, type Transaction } from '@aplt/db';
+import type { Executor } from '../db';
+import { type PortalDatabase, sql, type Transaction } from '@aplt/db';
 
-type Db = Kysely<any> | Transaction<any>;
+type Db = Executor;
 
 export interface OtpRow {
   id: number;
@@ -30,7 +31,10 @@ export async function insertCode(
 }
 
 /** The session's newest unused code, locked: attempts are counted read-modify-write. */
-export async function lockCurrentCode(trx: Transaction<any>, sessionId: string): Promise<OtpRow | undefined> {
+export async function lockCurrentCode(
+  trx: Transaction<PortalDatabase>,
+  sessionId: string,
+): Promise<OtpRow | undefined> {
   return (await trx
     .selectFrom('portal_otp_codes')
     .select(['id', 'code_hash', 'attempts', sql<number>`expires_at <= CURRENT_TIMESTAMP(3)`.as('expired')])

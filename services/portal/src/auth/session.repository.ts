@@ -1,7 +1,8 @@
-import { type Kysely, sql, type Transaction } from '@aplt/db';
+import type { Executor } from '../db';
+import { sql } from '@aplt/db';
 import type { Role } from './user.repository';
 
-type Db = Kysely<any> | Transaction<any>;
+type Db = Executor;
 
 export interface SessionWithUser {
   session_id: string;

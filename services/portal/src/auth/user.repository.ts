@@ -1,6 +1,7 @@
-import { type Kysely, sql, type Transaction } from '@aplt/db';
+import type { Executor } from '../db';
+import { sql } from '@aplt/db';
 
-type Db = Kysely<any> | Transaction<any>;
+type Db = Executor;
 
 export const roles = ['admin', 'developer', 'client'] as const;
 export type Role = (typeof roles)[number];

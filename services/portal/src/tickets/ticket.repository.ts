@@ -1,11 +1,13 @@
+import type { Executor } from '../db';
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql, type Transaction } from '@aplt/db';
+import { type PortalDatabase, sql, type Transaction } from '@aplt/db';
 
-type Db = Kysely<any> | Transaction<any>;
+type Db = Executor;
 
 export const categories = ['bug', 'feature', 'question', 'other'] as const;
 export const ticketPriorities = ['low', 'normal', 'high', 'urgent'] as const;
 export const ticketStatuses = ['open', 'in_progress', 'waiting', 'resolved', 'closed'] as const;
+export type TicketStatus = (typeof ticketStatuses)[number];
 
 export interface TicketRow {
   id: number;
@@ -48,22 +50,19 @@ const columns = [
 ] as const;
 
 function base(db: Db) {
-  return db
-    .selectFrom('tickets as t')
-    .innerJoin('users as u', 'u.id', 't.user_id')
-    .select(columns as never);
+  return db.selectFrom('tickets as t').innerJoin('users as u', 'u.id', 't.user_id').select(columns);
 }
 
 /** Numbered TCK-000042 from the id, set in the same transaction as the insert. */
 export async function insertTicket(
-  trx: Transaction<any>,
+  trx: Transaction<PortalDatabase>,
   values: {
     user_id: number;
     tenant_id: string | null;
     subject: string;
     description: string;
-    category: string;
-    priority: string;
+    category: (typeof categories)[number];
+    priority: (typeof ticketPriorities)[number];
   },
 ): Promise<number> {
   const res = await trx
@@ -87,7 +86,12 @@ export async function findTicket(db: Db, id: number, ownerId?: number): Promise<
 
 export async function listTickets(
   db: Db,
-  filter: { ownerId?: number; status?: string; limit: number; offset: number },
+  filter: {
+    ownerId?: number;
+    status?: (typeof ticketStatuses)[number] | undefined;
+    limit: number;
+    offset: number;
+  },
 ): Promise<{ rows: TicketRow[]; count: number }> {
   let q = base(db);
   let c = db.selectFrom('tickets as t').select(sql<number>`count(*)`.as('n'));

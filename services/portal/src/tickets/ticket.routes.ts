@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { PortalDb } from '../db';
 import { type App, errorBody } from '@aplt/http';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -47,7 +47,7 @@ const errors = {
 
 export function ticketRoutes(
   app: App,
-  deps: { db: Kysely<any>; devprojects: DevProjectsClient; portalPublicUrl?: string | undefined },
+  deps: { db: PortalDb; devprojects: DevProjectsClient; portalPublicUrl?: string | undefined },
 ) {
   const { db } = deps;
   const signedIn = requirePortalSession(db, { secondFactor: true });

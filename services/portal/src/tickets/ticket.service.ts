@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { PortalDb } from '../db';
 import { conflict, forbidden, notFound, unprocessable } from '@aplt/http';
 import type { SessionWithUser } from '../auth/session.repository';
 import type { DevProjectsClient } from './devprojects.client';
@@ -7,7 +7,7 @@ import * as repo from './ticket.repository';
 /** Clients see only their own tickets; admins and developers see all. */
 const ownerFilter = (viewer: SessionWithUser) => (viewer.role === 'client' ? viewer.user_id : undefined);
 
-export async function getVisibleTicket(db: Kysely<any>, viewer: SessionWithUser, id: number) {
+export async function getVisibleTicket(db: PortalDb, viewer: SessionWithUser, id: number) {
   const ticket = await repo.findTicket(db, id, ownerFilter(viewer));
   // Someone else's ticket is reported exactly like a missing one: its existence is not the client's business.
   if (!ticket) throw notFound('Ticket not found', { id });
@@ -15,21 +15,21 @@ export async function getVisibleTicket(db: Kysely<any>, viewer: SessionWithUser,
 }
 
 export function listVisibleTickets(
-  db: Kysely<any>,
+  db: PortalDb,
   viewer: SessionWithUser,
-  filter: { status?: string; limit: number; offset: number },
+  filter: { status?: repo.TicketStatus | undefined; limit: number; offset: number },
 ) {
   return repo.listTickets(db, { ...filter, ownerId: ownerFilter(viewer) });
 }
 
 export async function createTicket(
-  db: Kysely<any>,
+  db: PortalDb,
   viewer: SessionWithUser,
   input: {
     subject: string;
     description: string;
-    category: string;
-    priority: string;
+    category: (typeof repo.categories)[number];
+    priority: (typeof repo.ticketPriorities)[number];
     tenant_id?: string | null;
   },
 ) {
@@ -71,7 +71,7 @@ function allowedFields(viewer: SessionWithUser, ticket: repo.TicketRow): Array<k
   }
 }
 
-export async function updateTicket(db: Kysely<any>, viewer: SessionWithUser, id: number, patch: TicketPatch) {
+export async function updateTicket(db: PortalDb, viewer: SessionWithUser, id: number, patch: TicketPatch) {
   const ticket = await getVisibleTicket(db, viewer, id);
   const allowed = allowedFields(viewer, ticket);
   const refused = (Object.keys(patch) as Array<keyof TicketPatch>).filter(
@@ -88,7 +88,7 @@ export async function updateTicket(db: Kysely<any>, viewer: SessionWithUser, id:
   return (await repo.findTicket(db, id)) as repo.TicketRow;
 }
 
-export async function addMessage(db: Kysely<any>, viewer: SessionWithUser, ticketId: number, body: string) {
+export async function addMessage(db: PortalDb, viewer: SessionWithUser, ticketId: number, body: string) {
   const ticket = await getVisibleTicket(db, viewer, ticketId);
   if (ticket.status === 'closed') throw conflict('The ticket is closed');
   await db.transaction().execute(async (trx) => {
@@ -121,7 +121,7 @@ export function projectPriorityFor(priority: string): 'low' | 'normal' | 'high' 
  * a double click never makes two projects.
  */
 export async function createDevProjectFromTicket(
-  deps: { db: Kysely<any>; devprojects: DevProjectsClient },
+  deps: { db: PortalDb; devprojects: DevProjectsClient },
   viewer: SessionWithUser,
   ticketId: number,
   portalUrl: string,
