@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from '@aplt/db';
+import { type Kysely, sql, type Transaction, type ApltDatabase, type CommerceDatabase } from '@aplt/db';
 
 export type AccessStatus = 'pending' | 'approved' | 'rejected';
 
@@ -15,7 +15,7 @@ export interface AccessRequestRow {
   created_at: Date;
 }
 
-type Db = Kysely<any> | Transaction<any>;
+type Db = Kysely<ApltDatabase> | Transaction<ApltDatabase>;
 
 /** The visitor's newest request decides its state (a new request may follow a rejection). */
 export async function latestForIp(db: Db, ip: string): Promise<AccessRequestRow | undefined> {
@@ -80,7 +80,7 @@ export async function listByStatus(
 }
 
 export async function findForUpdate(
-  trx: Transaction<any>,
+  trx: Transaction<ApltDatabase>,
   id: number,
 ): Promise<AccessRequestRow | undefined> {
   return (await trx
@@ -92,7 +92,7 @@ export async function findForUpdate(
 }
 
 export async function decide(
-  trx: Transaction<any>,
+  trx: Transaction<ApltDatabase>,
   id: number,
   status: 'approved' | 'rejected',
   by: string,
@@ -106,7 +106,7 @@ export async function decide(
 }
 
 export async function audit(
-  trx: Transaction<any>,
+  trx: Transaction<ApltDatabase>,
   entry: {
     actor: string;
     action: string;
@@ -132,7 +132,10 @@ export async function audit(
 }
 
 /** An admin user's e-mail, from the tenant's commerce database (who decided a request). */
-export async function adminEmail(commerce: Kysely<any>, userId: string): Promise<string | undefined> {
+export async function adminEmail(
+  commerce: Kysely<CommerceDatabase>,
+  userId: string,
+): Promise<string | undefined> {
   const user = await commerce.selectFrom('user').select('email').where('id', '=', userId).executeTakeFirst();
   return user?.email as string | undefined;
 }

@@ -1,3 +1,4 @@
+import type { ApltDatabase } from '@aplt/db';
 import { type TenantDatabases } from '@aplt/db';
 import { type App, errorBody, requireActor } from '@aplt/http';
 import proxyaddr from 'proxy-addr';
@@ -100,7 +101,12 @@ export function gatekeeperRoutes(app: App, deps: { databases: TenantDatabases; t
     },
     async (request) => {
       const { status, limit, offset } = request.query;
-      const { rows, count } = await listByStatus(deps.databases.aplt(request.tenant), status, limit, offset);
+      const { rows, count } = await listByStatus(
+        deps.databases.aplt<ApltDatabase>(request.tenant),
+        status,
+        limit,
+        offset,
+      );
       return { access_requests: rows, count, limit, offset };
     },
   );

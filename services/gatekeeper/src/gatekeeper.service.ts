@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { Kysely, ApltDatabase } from '@aplt/db';
 import { conflict, notFound, tooManyRequests } from '@aplt/http';
 import * as repo from './access-request.repository';
 
@@ -11,7 +11,7 @@ const messages: Record<VisitorStatus, string> = {
   none: 'This shop is only open to approved visitors. Please request access.',
 };
 
-export async function checkAccess(db: Kysely<any>, ip: string) {
+export async function checkAccess(db: Kysely<ApltDatabase>, ip: string) {
   const latest = await repo.latestForIp(db, ip);
   const status: VisitorStatus = latest?.status ?? 'none';
   return { has_access: status === 'approved', status, message: messages[status] };
@@ -21,7 +21,7 @@ export async function checkAccess(db: Kysely<any>, ip: string) {
 export const REQUESTS_PER_HOUR = 5;
 
 export async function requestAccess(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   ip: string,
   body: { name: string; email: string; company: string; message: string },
 ) {
@@ -37,7 +37,7 @@ export async function requestAccess(
 }
 
 export async function decideRequest(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   input: {
     id: number;
     status: 'approved' | 'rejected';

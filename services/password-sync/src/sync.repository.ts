@@ -1,4 +1,4 @@
-import { type Kysely, revokeTokensBefore, spendResetTokens, sql } from '@aplt/db';
+import { type Kysely, revokeTokensBefore, spendResetTokens, sql, type CommerceDatabase } from '@aplt/db';
 
 export interface SourcePassword {
   hash: string;
@@ -8,7 +8,7 @@ export interface SourcePassword {
 
 /** The emailpass hash of an identity in one tenant's commerce DB. */
 export async function readPassword(
-  db: Kysely<any>,
+  db: Kysely<CommerceDatabase>,
   entityId: string,
   provider: string,
 ): Promise<SourcePassword | undefined> {
@@ -36,7 +36,7 @@ export async function readPassword(
  * sessions included) and its unused reset links spent, as a reset in that tenant would.
  */
 export async function writePassword(
-  db: Kysely<any>,
+  db: Kysely<CommerceDatabase>,
   entityId: string,
   provider: string,
   source: SourcePassword,

@@ -1,3 +1,4 @@
+import type { ApltDatabase } from '@aplt/db';
 import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import type { TenantDatabases, TenantRecord, TenantRegistry } from '@aplt/db';
@@ -122,7 +123,7 @@ export function previewRoutes(
         { allow: 'GET, HEAD' },
       );
     const code = label.toUpperCase();
-    const project = await repo.findProject(deps.databases.aplt(tenant), { code });
+    const project = await repo.findProject(deps.databases.aplt<ApltDatabase>(tenant), { code });
     if (!project || project.project_code !== code) throw notFound('No such preview', { host: hostname });
     const hit = await deps.previews.resolve(tenant.id, code, segments, rawPath.endsWith('/'));
     if (!hit) throw notFound('Not found in this preview', { path: rawPath.slice(0, 200) });

@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from '@aplt/db';
+import { type Kysely, sql, type Transaction, type ApltDatabase } from '@aplt/db';
 
 export const projectTypes = ['feature', 'bugfix', 'enhancement'] as const;
 export const projectStatuses = ['draft', 'in_progress', 'testing', 'deployed'] as const;
@@ -28,7 +28,7 @@ export interface ProjectRow {
   updated_at: Date;
 }
 
-type Db = Kysely<any> | Transaction<any>;
+type Db = Kysely<ApltDatabase> | Transaction<ApltDatabase>;
 
 const projectColumns = [
   'id',
@@ -83,7 +83,10 @@ export async function findProject(
 }
 
 /** Locks the row for the rest of the transaction: status and version moves are read-modify-write. */
-export async function lockProject(trx: Transaction<any>, id: number): Promise<ProjectRow | undefined> {
+export async function lockProject(
+  trx: Transaction<ApltDatabase>,
+  id: number,
+): Promise<ProjectRow | undefined> {
   return (await trx
     .selectFrom('aplt_dev_projects')
     .select(projectColumns as never)

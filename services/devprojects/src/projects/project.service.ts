@@ -1,11 +1,11 @@
-import type { Kysely, TenantRecord } from '@aplt/db';
+import type { Kysely, TenantRecord, ApltDatabase } from '@aplt/db';
 import { conflict, notFound, unprocessable } from '@aplt/http';
 import { BranchMissingError, BranchMovedError, type GitRepository } from '../git/git-repository';
 import * as repo from './project.repository';
 import { bumpVersion, nextStatus } from './version';
 
 export interface ProjectContext {
-  db: Kysely<any>;
+  db: Kysely<ApltDatabase>;
   git: GitRepository;
   tenant: TenantRecord;
 }

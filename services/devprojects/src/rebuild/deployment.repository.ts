@@ -1,6 +1,6 @@
-import { type Kysely, sql, type Transaction } from '@aplt/db';
+import { type Kysely, sql, type Transaction, type ApltDatabase } from '@aplt/db';
 
-type Db = Kysely<any> | Transaction<any>;
+type Db = Kysely<ApltDatabase> | Transaction<ApltDatabase>;
 
 export interface DeploymentRow {
   id: number;

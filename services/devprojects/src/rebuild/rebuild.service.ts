@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Kysely, TenantDatabases, TenantRegistry } from '@aplt/db';
+import type { Kysely, TenantDatabases, TenantRegistry, ApltDatabase } from '@aplt/db';
 import { conflict, forbidden, unprocessable } from '@aplt/http';
 import type { JobPayload, QueueClient } from '@aplt/queue';
 import type { GitRepositories } from '../git/bot-repository';
@@ -98,7 +98,7 @@ export async function runRebuild(
 ): Promise<{ status: 'succeeded' | 'failed' }> {
   const tenant = await deps.registry.get(payload.tenantId);
   if (!tenant) throw new Error(`Tenant ${payload.tenantId} is gone`);
-  const db: Kysely<any> = deps.databases.aplt(tenant);
+  const db: Kysely<ApltDatabase> = deps.databases.aplt(tenant);
   const log = await deployments.findDeployment(db, payload.deploymentLogId);
   if (!log || log.status !== 'started') return { status: 'failed' };
   const project = await repo.findProject(db, { id: payload.projectId });

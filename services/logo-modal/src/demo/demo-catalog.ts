@@ -1,3 +1,4 @@
+import type { ApltDatabase } from '@aplt/db';
 import { type Kysely, sql } from 'kysely';
 
 const svgData = (svg: string) => `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
@@ -142,7 +143,7 @@ const techniquePrices: Record<
  * Demo products for the logo modal (SKUs 900-xx, reserved for it) in an aplt database. Idempotent:
  * every insert is an upsert on its natural key, so it runs beside the catalog's own seed.
  */
-export async function upsertDemoCatalog(db: Kysely<any>): Promise<void> {
+export async function upsertDemoCatalog(db: Kysely<ApltDatabase>): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('aplt_suppliers')
