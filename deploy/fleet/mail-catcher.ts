@@ -45,6 +45,10 @@ export async function startMailCatcher(dir: string, log: (line: string) => void)
       });
     },
   });
+  // A sender that dies mid-session (a service killed while it hands over a mail) resets its
+  // connection; smtp-server reports that as an 'error' event, which unheard would throw in the
+  // start command's own process and end the whole fleet.
+  server.on('error', (err: Error) => log(`mail: a sending connection failed (${err.message})`));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.server.address() as AddressInfo).port,

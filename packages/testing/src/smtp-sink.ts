@@ -61,6 +61,8 @@ export async function startSmtpSink(opts: { port?: number } = {}): Promise<SmtpS
       });
     },
   });
+  // A client that dies mid-session (a killed service) is its own failure, not the test's.
+  server.on('error', () => {});
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
     server.listen(opts.port ?? 0, '127.0.0.1', resolve);
