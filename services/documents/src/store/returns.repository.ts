@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Transaction } from '@aplt/db';
+import { containsPattern } from '../shared/paging';
 
 /*
  * aplt_returns, aplt_return_lines and aplt_return_photos. Reads of a customer carry the owner
@@ -234,7 +235,7 @@ export async function listStaffReturns(
   if (f.invoice_id) q = q.where('r.invoice_id', '=', f.invoice_id);
   if (f.customer_id) q = q.where('r.customer_id', '=', f.customer_id);
   if (f.q) {
-    const like = `%${f.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = containsPattern(f.q);
     q = q.where((eb) =>
       eb.or([
         eb('r.return_number', 'ilike', like),
