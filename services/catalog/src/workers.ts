@@ -1,4 +1,4 @@
-import type { TenantDatabases, TenantRegistry } from '@aplt/db';
+import type { ApltDatabase, CommerceDatabase, TenantDatabases, TenantRegistry } from '@aplt/db';
 import { type Redis, startWorker, type WorkerHandle } from '@aplt/queue';
 import type { Config } from './config';
 import { findConnector } from './connectors/connector-registry';
@@ -59,7 +59,7 @@ export function startCatalogWorkers(deps: WorkerDeps): WorkerHandle[] {
     {
       'connector.run': async (p, job, signal) => {
         logAbort(signal, { queue: 'connectors', connector: p.connector, runId: p.runId });
-        const db = deps.databases.aplt(await tenant(p.tenantId));
+        const db = deps.databases.aplt<ApltDatabase>(await tenant(p.tenantId));
         try {
           const connector = findConnector(p.connector);
           if (!connector) throw new Error(`Unknown connector ${p.connector}`);
@@ -94,7 +94,7 @@ export function startCatalogWorkers(deps: WorkerDeps): WorkerHandle[] {
       'commerce-sync.run': async (p, job, signal) => {
         logAbort(signal, { queue: 'commerce-sync', tenantId: p.tenantId, runId: p.runId });
         const t = await tenant(p.tenantId);
-        const aplt = deps.databases.aplt(t);
+        const aplt = deps.databases.aplt<ApltDatabase>(t);
         if (!(await markRunning(aplt, p.runId))) return;
         // Products handled of the sellable total map onto 0-95 %; the rest is removing what is
         // no longer sellable and the commit.
@@ -104,7 +104,7 @@ export function startCatalogWorkers(deps: WorkerDeps): WorkerHandle[] {
           progress.enter('writing', 0, 95, { unit: 'products', total: null });
           await ticker.now();
           // The sync calls back after each chunk, inside its transaction: throwing there rolls it back.
-          const result = await syncCommerceCatalog(aplt, deps.databases.commerce(t), {
+          const result = await syncCommerceCatalog(aplt, deps.databases.commerce<CommerceDatabase>(t), {
             full: p.full === true,
             onProgress: async (done, total) => {
               signal.throwIfAborted();
@@ -142,7 +142,7 @@ export function startCatalogWorkers(deps: WorkerDeps): WorkerHandle[] {
       'tenant-update.run': async (p, job, signal) => {
         logAbort(signal, { queue: 'tenant-update', runId: p.runId });
         const source = await tenant(p.sourceTenantId);
-        const master = deps.databases.aplt(source);
+        const master = deps.databases.aplt<ApltDatabase>(source);
         if (!(await markRunning(master, p.runId))) return;
         const done: Record<string, Record<string, number>> = {};
         // Catalog rows copied of (rows in the master x targets) map onto 0-99 %.
@@ -161,12 +161,16 @@ export function startCatalogWorkers(deps: WorkerDeps): WorkerHandle[] {
             let current: { table: string; rows: number } | null = null;
             // Called after each chunk inside the target's transaction: throwing rolls that tenant back
             // (tenants finished before stay updated, each is its own transaction).
-            done[id] = await copyCatalog(master, deps.databases.aplt(target), async (table, rows) => {
-              signal.throwIfAborted();
-              if (current && current.table !== table) finished += current.rows;
-              current = { table, rows };
-              progress.done = i * perTarget + finished + rows;
-            });
+            done[id] = await copyCatalog(
+              master,
+              deps.databases.aplt<ApltDatabase>(target),
+              async (table, rows) => {
+                signal.throwIfAborted();
+                if (current && current.table !== table) finished += current.rows;
+                current = { table, rows };
+                progress.done = i * perTarget + finished + rows;
+              },
+            );
             progress.done = (i + 1) * perTarget;
             await recordTenantUpdate(master, target);
             await changed(id);

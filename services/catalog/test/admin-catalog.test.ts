@@ -1,4 +1,4 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql } from '@aplt/db';
 import { type FeatureKey, featureKeys, staticFeatureSource } from '@aplt/licensing';
 import {
   createTestFleet,
@@ -24,8 +24,8 @@ describe('catalog: suppliers, technique pricing and the admin product search', (
   let fleet: TestFleet;
   let redis: TestRedis;
   let app: Awaited<ReturnType<typeof buildApp>>;
-  let masterDb: Kysely<any>;
-  let acmeDb: Kysely<any>;
+  let masterDb: Kysely<ApltDatabase>;
+  let acmeDb: Kysely<ApltDatabase>;
   const tokens: Record<string, string> = {};
   const licensed: Record<string, FeatureKey[]> = {};
   const ids = { supplier01: 0, supplier02: 0, tampo: 0, zeef: 0, tampoTier100: 0, acmeSupplier: 0, run: 0 };
@@ -33,8 +33,8 @@ describe('catalog: suppliers, technique pricing and the admin product search', (
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'master', kind: 'master' }, { id: 'acme' }, { id: 'globex' }]);
     redis = await createTestRedis();
-    masterDb = fleet.databases.aplt((await fleet.registry.get('master'))!);
-    acmeDb = fleet.databases.aplt((await fleet.registry.get('acme'))!);
+    masterDb = fleet.databases.aplt<ApltDatabase>((await fleet.registry.get('master'))!);
+    acmeDb = fleet.databases.aplt<ApltDatabase>((await fleet.registry.get('acme'))!);
     app = await buildApp(
       {
         registry: fleet.registry,

@@ -1,4 +1,4 @@
-import { sql } from '@aplt/db';
+import { type ApltDatabase, type CommerceDatabase, sql } from '@aplt/db';
 import { createTestFleet, type TestFleet } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedCatalog } from '../../../deploy/fleet/seeds/catalog';
@@ -31,12 +31,12 @@ describe('demo catalog seed step', () => {
     const count = async () => ({
       aplt: (
         await sql<{ n: number }>`SELECT count(*)::int AS n FROM aplt_products`.execute(
-          fleet.databases.aplt(acme),
+          fleet.databases.aplt<ApltDatabase>(acme),
         )
       ).rows[0]?.n,
       commerce: (
         await sql<{ n: number }>`SELECT count(*)::int AS n FROM product WHERE deleted_at IS NULL`.execute(
-          fleet.databases.commerce(acme),
+          fleet.databases.commerce<CommerceDatabase>(acme),
         )
       ).rows[0]?.n,
     });
@@ -49,7 +49,7 @@ describe('demo catalog seed step', () => {
       n: number;
     }>`SELECT supplier_code, count(*)::int AS n
       FROM aplt_products WHERE is_sellable GROUP BY supplier_code ORDER BY supplier_code`.execute(
-      fleet.databases.aplt(acme),
+      fleet.databases.aplt<ApltDatabase>(acme),
     );
     expect(perSupplier.rows.map((r) => r.supplier_code)).toEqual([
       '01',
@@ -64,7 +64,7 @@ describe('demo catalog seed step', () => {
     await seedCatalog(ctx);
     expect(await count()).toEqual(first);
     const titles = await sql<{ title: string }>`SELECT title FROM product ORDER BY external_id`.execute(
-      fleet.databases.commerce(acme),
+      fleet.databases.commerce<CommerceDatabase>(acme),
     );
     expect(titles.rows.map((r) => r.title)).toContain('Blauwe balpen Classic');
     expect(lines.at(-1)).toMatch(/tenant update into 2 tenants/);

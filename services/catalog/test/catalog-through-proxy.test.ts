@@ -1,4 +1,4 @@
-import { sql } from '@aplt/db';
+import { type ApltDatabase, type CommerceDatabase, sql } from '@aplt/db';
 import { allFeaturesClient } from '@aplt/licensing';
 import { createAccessAppForTest } from '@aplt/service-access/testing';
 import {
@@ -35,7 +35,7 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
     fleet = await createTestFleet([{ id: 'master', kind: 'master' }, { id: 'acme' }, { id: 'globex' }]);
     redis = await createTestRedis();
     feeds = await startFeedServer();
-    const master = fleet.databases.aplt((await fleet.registry.get('master'))!);
+    const master = fleet.databases.aplt<ApltDatabase>((await fleet.registry.get('master'))!);
     await seedSuppliersAndCategories(master, (code) => `${feeds.url}/${code}`);
     const env = {
       ...process.env,
@@ -127,7 +127,7 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
     const printdata = await runConnector('01_printdata');
     expect(printdata.run).toMatchObject({ status: 'succeeded', rows_rejected: 1 });
 
-    const db = fleet.databases.aplt((await fleet.registry.get('master'))!);
+    const db = fleet.databases.aplt<ApltDatabase>((await fleet.registry.get('master'))!);
     const stockRows = await sql<{
       sku: string;
       quantity: number;
@@ -182,7 +182,7 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
   });
 
   it('fails a run whose feed URL answers 404, with the reason, and keeps the catalog', async () => {
-    const db = fleet.databases.aplt((await fleet.registry.get('master'))!);
+    const db = fleet.databases.aplt<ApltDatabase>((await fleet.registry.get('master'))!);
     await sql`INSERT INTO aplt_suppliers (code, name, feed_format, settings)
       VALUES ('04', 'Supplier 04', 'json', ${JSON.stringify({ feeds: { products: `${feeds.url}/04/missing.json` } })}::jsonb)`.execute(
       db,
@@ -194,7 +194,7 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
   });
 
   it('never runs one connector twice at once: a second start while queued is 409', async () => {
-    const db = fleet.databases.aplt((await fleet.registry.get('master'))!);
+    const db = fleet.databases.aplt<ApltDatabase>((await fleet.registry.get('master'))!);
     // A run that holds the slot (as a long import would) makes the next request conflict.
     await sql`INSERT INTO aplt_connector_sync (connector, status) VALUES ('02_stock', 'running')`.execute(db);
     const res = await api('master', masterToken, 'POST', '/admin/connectors/sync?connector=02_stock');
@@ -204,7 +204,7 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
   });
 
   it('closes a stale run (its queue job is gone, e.g. a killed worker) instead of blocking the connector', async () => {
-    const db = fleet.databases.aplt((await fleet.registry.get('master'))!);
+    const db = fleet.databases.aplt<ApltDatabase>((await fleet.registry.get('master'))!);
     const stale = await sql<{ id: number }>`INSERT INTO aplt_connector_sync (connector, status, job_id)
       VALUES ('03_stock', 'running', 'connector-master-999999') RETURNING id`.execute(db);
     const res = await api('master', masterToken, 'POST', '/admin/connectors/sync?connector=03_stock');
@@ -241,7 +241,7 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
     expect(run.last_run).toMatchObject({ status: 'succeeded', progress: '100.00' });
     expect(run.tenants.find((t: { id: string }) => t.id === 'acme').last_update_at).not.toBeNull();
 
-    const acme = fleet.databases.aplt((await fleet.registry.get('acme'))!);
+    const acme = fleet.databases.aplt<ApltDatabase>((await fleet.registry.get('acme'))!);
     const copied = await sql<any>`SELECT count(*)::int AS n FROM aplt_products`.execute(acme);
     expect(copied.rows[0].n).toBe(3);
     const acmeStock = await sql<any>`SELECT count(*)::int AS n FROM aplt_stock`.execute(acme);
@@ -267,7 +267,7 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
       return body.state === 'idle' && body.last_run?.status === 'succeeded' ? body : undefined;
     }, 'commerce sync');
     expect(done.last_run).toMatchObject({ rows_read: 2, rows_inserted: 2, rows_updated: 0 });
-    const commerce = fleet.databases.commerce((await fleet.registry.get('acme'))!);
+    const commerce = fleet.databases.commerce<CommerceDatabase>((await fleet.registry.get('acme'))!);
     const products =
       await sql<any>`SELECT external_id, title, status FROM product ORDER BY external_id`.execute(commerce);
     expect(products.rows).toEqual([
@@ -444,7 +444,7 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
   });
 
   it('answers admin questions from the tenant data with the numbers used', async () => {
-    const acme = fleet.databases.aplt((await fleet.registry.get('acme'))!);
+    const acme = fleet.databases.aplt<ApltDatabase>((await fleet.registry.get('acme'))!);
     await sql`INSERT INTO aplt_customers (email, company) VALUES ('inkoop@klant.test', 'Klant BV')`.execute(
       acme,
     );

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type CommerceDatabase, type Kysely, sql } from '@aplt/db';
 import { createTestPgDatabase, type TestPgDatabase } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncCommerceCatalog } from '../src/sync/commerce-sync.service';
@@ -11,8 +11,8 @@ import { syncCommerceCatalog } from '../src/sync/commerce-sync.service';
 describe('commerce sync, incremental by fingerprint', () => {
   let apltDb: TestPgDatabase;
   let commerceDb: TestPgDatabase;
-  let aplt: Kysely<any>;
-  let commerce: Kysely<any>;
+  let aplt: Kysely<ApltDatabase>;
+  let commerce: Kysely<CommerceDatabase>;
 
   beforeAll(async () => {
     [apltDb, commerceDb] = await Promise.all([

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql } from '@aplt/db';
 import { signActorToken, tenantJwtSecret } from '@aplt/http';
 import { testSecrets } from '@aplt/testing';
 
@@ -64,7 +64,7 @@ export const feedFiles: Record<string, { format: string; ext: string }> = {
 
 /** Suppliers whose feeds live under `base` (a URL or a directory), plus a small category tree. */
 export async function seedSuppliersAndCategories(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   base: (code: string) => string,
 ): Promise<void> {
   for (const [code, f] of Object.entries(feedFiles)) {

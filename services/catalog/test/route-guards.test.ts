@@ -1,5 +1,5 @@
 import { generateSecrets } from '@aplt/config';
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql } from '@aplt/db';
 import { ASSERTION_HEADER, AssertionSigner } from '@aplt/http';
 import { type FeatureKey, featureKeys, staticFeatureSource } from '@aplt/licensing';
 import {
@@ -26,7 +26,7 @@ describe('catalog route guards', () => {
   let fleet: TestFleet;
   let redis: TestRedis;
   let app: Awaited<ReturnType<typeof buildApp>>;
-  let masterDb: Kysely<any>;
+  let masterDb: Kysely<ApltDatabase>;
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -37,7 +37,7 @@ describe('catalog route guards', () => {
       { id: 'bare' },
     ]);
     redis = await createTestRedis();
-    masterDb = fleet.databases.aplt((await fleet.registry.get('master'))!);
+    masterDb = fleet.databases.aplt<ApltDatabase>((await fleet.registry.get('master'))!);
     const config = loadConfig({
       ...fleet.env,
       ...testSecrets(),

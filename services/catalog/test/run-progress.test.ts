@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql } from '@aplt/db';
 import { allFeaturesClient } from '@aplt/licensing';
 import {
   createTestFleet,
@@ -45,7 +45,10 @@ async function startHeldFeed(file: string, held: number) {
 }
 
 /** Holds `statement` (a lock) in a transaction of `db` until the returned function is called. */
-async function hold(db: Kysely<any>, statement: ReturnType<typeof sql>): Promise<() => Promise<void>> {
+async function hold(
+  db: Kysely<ApltDatabase>,
+  statement: ReturnType<typeof sql>,
+): Promise<() => Promise<void>> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let locked!: () => void;
@@ -81,16 +84,16 @@ describe('run progress while connector, commerce-sync and tenant-update runs wor
   let fleet: TestFleet;
   let redis: TestRedis;
   let app: Awaited<ReturnType<typeof buildApp>>;
-  let masterDb: Kysely<any>;
-  let acmeDb: Kysely<any>;
+  let masterDb: Kysely<ApltDatabase>;
+  let acmeDb: Kysely<ApltDatabase>;
   let feed: Awaited<ReturnType<typeof startHeldFeed>>;
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'master', kind: 'master' }, { id: 'acme' }, { id: 'globex' }]);
     redis = await createTestRedis();
-    masterDb = fleet.databases.aplt((await fleet.registry.get('master'))!);
-    acmeDb = fleet.databases.aplt((await fleet.registry.get('acme'))!);
+    masterDb = fleet.databases.aplt<ApltDatabase>((await fleet.registry.get('master'))!);
+    acmeDb = fleet.databases.aplt<ApltDatabase>((await fleet.registry.get('acme'))!);
     feed = await startHeldFeed(join(fixtures, '01', 'products.json'), 1000);
     await sql`INSERT INTO aplt_suppliers (code, name, feed_format, settings)
       VALUES ('01', 'Supplier 01', 'json', ${JSON.stringify({ feeds: { products: feed.url } })}::jsonb)`.execute(

@@ -1,4 +1,4 @@
-import { sql } from '@aplt/db';
+import { type ApltDatabase, sql } from '@aplt/db';
 import { staticFeatureSource } from '@aplt/licensing';
 import {
   createTestFleet,
@@ -31,7 +31,7 @@ describe('store cache announcements of catalog writes', () => {
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'master', kind: 'master' }]);
     redis = await createTestRedis();
-    const masterDb = fleet.databases.aplt((await fleet.registry.get('master'))!);
+    const masterDb = fleet.databases.aplt<ApltDatabase>((await fleet.registry.get('master'))!);
     await sql`INSERT INTO aplt_suppliers (code, name) VALUES ('01', 'Midocean')`.execute(masterDb);
     techniqueId = (
       await sql<{ id: number }>`INSERT INTO aplt_techniques (code, supplier_code, name_nl, max_colours)

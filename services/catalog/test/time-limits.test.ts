@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type CommerceDatabase, type Kysely, sql } from '@aplt/db';
 import { allFeaturesClient } from '@aplt/licensing';
 import { createRedis, QueueClient, type Redis, type WorkerHandle } from '@aplt/queue';
 import {
@@ -58,7 +58,7 @@ async function startTricklingFeed() {
 }
 
 /** Holds an exclusive lock on `table` (as a long statement elsewhere would) until released. */
-async function holdLock(db: Kysely<any>, table: string): Promise<() => Promise<void>> {
+async function holdLock<DB>(db: Kysely<DB>, table: string): Promise<() => Promise<void>> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let locked!: () => void;
@@ -80,7 +80,7 @@ describe('per-queue time limits (CATALOG_*_TIME_LIMIT_SECONDS)', () => {
   let redis: TestRedis;
   let app: Awaited<ReturnType<typeof buildApp>>;
   let feed: Awaited<ReturnType<typeof startTricklingFeed>>;
-  let master: Kysely<any>;
+  let master: Kysely<ApltDatabase>;
   let token: string;
   let env: Record<string, string | undefined>;
   const logs: Array<{ msg: string; extra: Record<string, unknown> }> = [];
@@ -125,14 +125,14 @@ describe('per-queue time limits (CATALOG_*_TIME_LIMIT_SECONDS)', () => {
         logs.find((l) => l.msg === 'job stopped' && l.extra.queue === queue && l.extra.runId === runId),
       `${queue} run ${runId} to reach its limit`,
     );
-  const count = async (db: Kysely<any>, table: string) =>
+  const count = async <DB>(db: Kysely<DB>, table: string) =>
     (await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(table)}`.execute(db)).rows[0]!.n;
 
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'master', kind: 'master' }, { id: 'acme' }]);
     redis = await createTestRedis();
     feed = await startTricklingFeed();
-    master = fleet.databases.aplt((await fleet.registry.get('master'))!);
+    master = fleet.databases.aplt<ApltDatabase>((await fleet.registry.get('master'))!);
     await seedSuppliersAndCategories(master, (code) => join(fixtures, code));
     // The catalog before the slow runs: supplier 01 imported without any limit.
     for (const kind of ['products', 'stock', 'prices', 'printdata']) {
@@ -218,7 +218,7 @@ describe('per-queue time limits (CATALOG_*_TIME_LIMIT_SECONDS)', () => {
   });
 
   it('stops a commerce sync past its limit: the shop catalog is left as it was and the sync can start again', async () => {
-    const commerce = fleet.databases.commerce((await fleet.registry.get('master'))!);
+    const commerce = fleet.databases.commerce<CommerceDatabase>((await fleet.registry.get('master'))!);
     expect(await count(commerce, 'product')).toBe(0);
     // The sync's first write waits on this lock until the limit has passed.
     const release = await holdLock(commerce, 'product_category');
@@ -249,7 +249,7 @@ describe('per-queue time limits (CATALOG_*_TIME_LIMIT_SECONDS)', () => {
   });
 
   it('stops a tenant update past its limit: the tenant keeps its catalog and the update can start again', async () => {
-    const acme = fleet.databases.aplt((await fleet.registry.get('acme'))!);
+    const acme = fleet.databases.aplt<ApltDatabase>((await fleet.registry.get('acme'))!);
     const release = await holdLock(acme, 'aplt_suppliers');
     const stopWorkers = startWorkers(tight);
     let run: SyncRun;

@@ -1,18 +1,18 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql } from '@aplt/db';
 
 /** The tenant's figures and catalog facts the AI assistant answers and quotes from (aplt DB). */
 
-export const openQuotations = async (db: Kysely<any>) =>
+export const openQuotations = async (db: Kysely<ApltDatabase>) =>
   (
-    await sql<{ count: string; total: string; expiring_7d: string }>`
+    await sql<{ count: number; total: string; expiring_7d: number }>`
       SELECT count(*) AS count, coalesce(sum(total), 0)::text AS total,
         count(*) FILTER (WHERE valid_until <= CURRENT_DATE + 7) AS expiring_7d
       FROM aplt_quotation_headers WHERE status = 'open' AND valid_until >= CURRENT_DATE`.execute(db)
   ).rows[0];
 
-export const overdueInvoices = async (db: Kysely<any>) =>
+export const overdueInvoices = async (db: Kysely<ApltDatabase>) =>
   (
-    await sql<{ count: string; outstanding: string; oldest: string | null }>`
+    await sql<{ count: number; outstanding: string; oldest: string | null }>`
       SELECT count(*) AS count, coalesce(sum(total - paid_total - credited_total), 0)::text AS outstanding, min(due_date)::text AS oldest
       FROM aplt_invoice_headers
       WHERE document_type = 'invoice' AND status IN ('open', 'overdue') AND due_date < CURRENT_DATE
@@ -20,7 +20,7 @@ export const overdueInvoices = async (db: Kysely<any>) =>
   ).rows[0];
 
 /** The five products sold most (by quantity, then revenue) on invoices that stand. */
-export const bestSellers = async (db: Kysely<any>) =>
+export const bestSellers = async (db: Kysely<ApltDatabase>) =>
   (
     await sql<{ sku: string; description: string | null; quantity: string; revenue: string }>`
       SELECT coalesce(l.sku, '-') AS sku, max(l.description) AS description, sum(l.quantity)::text AS quantity, sum(l.line_total)::text AS revenue
@@ -30,7 +30,7 @@ export const bestSellers = async (db: Kysely<any>) =>
   ).rows;
 
 /** An active variant of the product, one whose colour name matches `colours` first. */
-export const variantFor = async (db: Kysely<any>, productId: number, colours: string[]) =>
+export const variantFor = async (db: Kysely<ApltDatabase>, productId: number, colours: string[]) =>
   (
     await sql<{ id: number; sku: string; color_name: string | null }>`
       SELECT id, sku, color_name FROM aplt_product_variants WHERE product_id = ${productId} AND is_active
@@ -40,7 +40,7 @@ export const variantFor = async (db: Kysely<any>, productId: number, colours: st
   ).rows[0];
 
 /** A print technique of the product, one whose name matches `pattern` first, else its default. */
-export const techniqueFor = async (db: Kysely<any>, productId: number, pattern: string | null) =>
+export const techniqueFor = async (db: Kysely<ApltDatabase>, productId: number, pattern: string | null) =>
   (
     await sql<{
       id: number;
@@ -60,7 +60,12 @@ export const techniqueFor = async (db: Kysely<any>, productId: number, pattern: 
   ).rows[0];
 
 /** The technique's price scale at this quantity and number of colours. */
-export const printScale = async (db: Kysely<any>, techniqueId: number, quantity: number, colours: number) =>
+export const printScale = async (
+  db: Kysely<ApltDatabase>,
+  techniqueId: number,
+  quantity: number,
+  colours: number,
+) =>
   (
     await sql<{ price_per_unit: string; next_colour_price: string | null; setup_cost: string }>`
       SELECT price_per_unit, next_colour_price, setup_cost FROM aplt_technique_pricing
@@ -69,7 +74,7 @@ export const printScale = async (db: Kysely<any>, techniqueId: number, quantity:
   ).rows[0];
 
 /** The setup cost of the technique on this product, or its general one. */
-export const setupCost = async (db: Kysely<any>, techniqueId: number, productId: number) =>
+export const setupCost = async (db: Kysely<ApltDatabase>, techniqueId: number, productId: number) =>
   (
     await sql<{ setup_cost: string; per_colour: boolean }>`
       SELECT setup_cost, per_colour FROM aplt_opstartkosten WHERE technique_id = ${techniqueId}

@@ -1,3 +1,4 @@
+import type { ApltDatabase } from '@aplt/db';
 import { type App, requireActor } from '@aplt/http';
 import { z } from 'zod';
 import { assist } from './assist.service';
@@ -41,7 +42,7 @@ export async function aiRoutes(app: App) {
     },
     async (request) =>
       productSearch(
-        app.catalogDeps.databases.aplt(request.tenant),
+        app.catalogDeps.databases.aplt<ApltDatabase>(request.tenant),
         app.catalogDeps.ai,
         request.body.query,
         request.body.limit,
@@ -85,7 +86,11 @@ export async function aiRoutes(app: App) {
       },
     },
     async (request) =>
-      generateLines(app.catalogDeps.databases.aplt(request.tenant), app.catalogDeps.ai, request.body.text),
+      generateLines(
+        app.catalogDeps.databases.aplt<ApltDatabase>(request.tenant),
+        app.catalogDeps.ai,
+        request.body.text,
+      ),
   );
 
   app.post(
@@ -105,6 +110,10 @@ export async function aiRoutes(app: App) {
       },
     },
     async (request) =>
-      assist(app.catalogDeps.databases.aplt(request.tenant), app.catalogDeps.ai, request.body.question),
+      assist(
+        app.catalogDeps.databases.aplt<ApltDatabase>(request.tenant),
+        app.catalogDeps.ai,
+        request.body.question,
+      ),
   );
 }

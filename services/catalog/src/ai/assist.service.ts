@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import * as facts from './ai-facts.repository';
 import type { AiProvider } from './ai-provider';
 
@@ -14,7 +14,7 @@ const intentWords: Array<[Intent, RegExp]> = [
 ];
 
 /** The tenant's own figures, straight from its aplt tables; every answer carries the numbers used. */
-export async function assistData(db: Kysely<any>, intents: Intent[]) {
+export async function assistData(db: Kysely<ApltDatabase>, intents: Intent[]) {
   const data: Record<string, unknown> = {};
   if (intents.includes('open_quotations')) {
     const r = await facts.openQuotations(db);
@@ -75,7 +75,7 @@ function template(lang: 'nl' | 'en', data: Record<string, any>): string {
   return parts.join(' ');
 }
 
-export async function assist(db: Kysely<any>, ai: AiProvider, question: string) {
+export async function assist(db: Kysely<ApltDatabase>, ai: AiProvider, question: string) {
   let intents = intentWords.filter(([, re]) => re.test(question)).map(([i]) => i);
   if (intents.length === 0) intents = ['open_quotations', 'overdue_invoices', 'best_sellers'];
   const data = await assistData(db, intents);

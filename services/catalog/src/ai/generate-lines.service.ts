@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import * as facts from './ai-facts.repository';
 import Decimal from 'decimal.js';
 import type { AiProvider } from './ai-provider';
@@ -62,7 +62,7 @@ const money = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixe
  * the retail unit price from its scales at the quantity, and the print price from the
  * technique's scale (price per unit + each further colour) plus setup costs per colour.
  */
-export async function generateLines(db: Kysely<any>, ai: AiProvider, text: string) {
+export async function generateLines(db: Kysely<ApltDatabase>, ai: AiProvider, text: string) {
   const { requests, source } = await requestsFrom(ai, text);
   const lines = [];
   const unmatched: string[] = [];

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql } from '@aplt/db';
 import type { SearchFilters } from './query-parser';
 
 export interface SearchHit {
@@ -21,7 +21,7 @@ export interface SearchHit {
  * whose name matches. The search document is aplt_product_search (migration 0510).
  */
 export async function searchProducts(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   f: SearchFilters,
   colourWords: string[],
   techniquePattern: string,

@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import type { AiProvider } from './ai-provider';
 import { searchProducts, type SearchHit } from './product-search.repository';
 import {
@@ -46,7 +46,7 @@ export async function extractFilters(
 }
 
 export async function runSearch(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   filters: SearchFilters,
   limit: number,
 ): Promise<SearchHit[]> {
@@ -63,7 +63,7 @@ export async function runSearch(
   return hits;
 }
 
-export async function productSearch(db: Kysely<any>, ai: AiProvider, query: string, limit: number) {
+export async function productSearch(db: Kysely<ApltDatabase>, ai: AiProvider, query: string, limit: number) {
   const { filters, source } = await extractFilters(ai, query);
   const hits = await runSearch(db, filters, limit);
   return {

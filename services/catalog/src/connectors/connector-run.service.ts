@@ -1,4 +1,4 @@
-import { type Kysely, withPgClient } from '@aplt/db';
+import { type ApltDatabase, type Kysely, withPgClient } from '@aplt/db';
 import { refreshProductSearch } from '../search/search-index.repository';
 import type { ConnectorName, FeedFormat } from './connector-registry';
 import { defaultFormats, parsersByFormat } from './connector-registry';
@@ -46,7 +46,7 @@ export interface RunOptions {
  * its products findable.
  */
 export async function runConnector(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   runId: number,
   connector: ConnectorName,
   opts: RunOptions,
@@ -62,12 +62,12 @@ export async function runConnector(
     await ticker.now();
     const supplier = await supplierFeed(db, connector.supplier);
     if (!supplier) throw new Error(`Supplier ${connector.supplier} is not configured (aplt_suppliers)`);
-    const location = supplier.settings?.feeds?.[connector.kind] as string | undefined;
+    const location = supplier.feeds[connector.kind];
     if (!location)
       throw new Error(`Supplier ${connector.supplier} has no feed for ${connector.kind} (settings.feeds)`);
     const format = (supplier.feed_format as FeedFormat | null) ?? defaultFormats[connector.supplier];
     const parsers = parsersByFormat[format] ?? parsersByFormat[defaultFormats[connector.supplier]];
-    const margin = String(supplier.settings?.margin_percent ?? opts.defaultMarginPercent);
+    const margin = String(supplier.margin_percent ?? opts.defaultMarginPercent);
     const feed = await openSizedFeed(location, opts.signal);
     // Progress while reading: the feed's bytes taken by the reader, of its size when known.
     progress.enter('reading', 0, readShare, { unit: 'bytes', total: feed.size });
@@ -79,7 +79,8 @@ export async function runConnector(
     await ticker.now();
     const timing = { write_ms: 0, feed_ms: 0, search_refresh_ms: 0, search_indexed: 0 };
     try {
-      await withPgClient(db, (client, conn) =>
+      // conn is a client of db's own pool, so it has db's tables.
+      await withPgClient(db, (client, conn: Kysely<ApltDatabase>) =>
         conn.transaction().execute(async (trx) => {
           await tuneImportTransaction(trx);
           const start = performance.now();

@@ -1,3 +1,4 @@
+import type { ApltDatabase } from '@aplt/db';
 import { type App, notFound, requireActor, unprocessable } from '@aplt/http';
 import { z } from 'zod';
 import { masterTenant } from '../deps';
@@ -58,7 +59,7 @@ export async function connectorRoutes(app: App) {
       },
     },
     async () => {
-      const db = app.catalogDeps.databases.aplt(await master());
+      const db = app.catalogDeps.databases.aplt<ApltDatabase>(await master());
       const runs = await latestRuns(
         db,
         connectors.map((c) => c.name),
@@ -102,7 +103,7 @@ export async function connectorRoutes(app: App) {
           connector: request.query.connector,
         });
       const tenant = request.tenant;
-      const db = app.catalogDeps.databases.aplt(tenant);
+      const db = app.catalogDeps.databases.aplt<ApltDatabase>(tenant);
       const supplierKnown = await supplierExists(db, connector.supplier);
       const { run, jobId } = await startRun(
         db,
@@ -144,7 +145,7 @@ export async function connectorRoutes(app: App) {
       const q = request.query;
       if (q.connector !== undefined && !findConnector(q.connector))
         throw notFound(`Unknown connector ${q.connector}`, { connector: q.connector });
-      const db = app.catalogDeps.databases.aplt(await master());
+      const db = app.catalogDeps.databases.aplt<ApltDatabase>(await master());
       const { rows, count } = await listRuns(db, {
         connectors: q.connector !== undefined ? [q.connector] : connectors.map((c) => c.name),
         status: q.status,
@@ -178,7 +179,7 @@ export async function connectorRoutes(app: App) {
       },
     },
     async (request) => {
-      const db = app.catalogDeps.databases.aplt(await master());
+      const db = app.catalogDeps.databases.aplt<ApltDatabase>(await master());
       const run = await getRun(db, request.params.id);
       if (!run) throw notFound(`Run ${request.params.id} not found`);
       return { run: toRun(run), rejects: await listRejects(db, run.id, 500) };

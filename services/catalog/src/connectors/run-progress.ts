@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { writeProgress } from './sync-run.repository';
 
 /**
@@ -79,7 +79,7 @@ export class ProgressTicker {
   private stopped = false;
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Kysely<ApltDatabase>,
     private readonly runId: number,
     private readonly progress: RunProgress,
     private readonly everyMs = PROGRESS_INTERVAL_MS,

@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import type { Counts } from './import.repository';
 import { RunProgress } from './run-progress';
 import { addRejects, updateProgress } from './sync-run.repository';
@@ -15,7 +15,7 @@ export class RunReport {
   private lastRow = 0;
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Kysely<ApltDatabase>,
     private readonly runId: number,
     private readonly signal?: AbortSignal,
     readonly progress = new RunProgress(),

@@ -1,4 +1,4 @@
-import { isUniqueViolation, type Kysely } from '@aplt/db';
+import { type ApltDatabase, isUniqueViolation, type Kysely } from '@aplt/db';
 import { conflict } from '@aplt/http';
 import type { QueueClient, QueueName } from '@aplt/queue';
 import { activeRun, createRun, finishRun, setJobId, type SyncRun } from './sync-run.repository';
@@ -11,7 +11,7 @@ import { activeRun, createRun, finishRun, setJobId, type SyncRun } from './sync-
  * the new run goes ahead, so one crash never blocks a connector for good.
  */
 export async function startRun(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   queues: QueueClient,
   queue: QueueName,
   values: { connector: string; supplierCode?: string | null; triggeredBy?: string | null; metadata?: object },

@@ -1,7 +1,7 @@
-import { sql, type Transaction } from '@aplt/db';
+import { type ApltDatabase, sql, type Transaction } from '@aplt/db';
 import type { Counts } from './import.repository';
 
-type Trx = Transaction<any>;
+type Trx = Transaction<ApltDatabase>;
 
 /**
  * Staging tables of the COPY write path (products and stock feeds). They are TEMP tables dropped

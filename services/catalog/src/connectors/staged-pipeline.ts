@@ -1,14 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type PgClient, sql, type Transaction } from '@aplt/db';
+import { type ApltDatabase, type PgClient, sql, type Transaction } from '@aplt/db';
 import { copyLine, CopySpool, CopyWriter, type Field } from './copy-writer';
 import type { Counts } from './import.repository';
 import type { Parsed } from './mappers/parsed';
 import type { Reject, RunReport } from './run-report';
 import { stagedRow } from './staged-import.repository';
 
-export type Trx = Transaction<any>;
+export type Trx = Transaction<ApltDatabase>;
 
 /** How often (in staged rows) the progress figures are written while a feed streams in. */
 const PROGRESS_EVERY = 10_000;

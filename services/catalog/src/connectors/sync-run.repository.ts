@@ -1,5 +1,7 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, type Selectable, sql } from '@aplt/db';
 import type { ProgressSnapshot } from './run-progress';
+
+type Db = Kysely<ApltDatabase>;
 
 export interface SyncRun {
   id: number;
@@ -23,7 +25,7 @@ export interface SyncRun {
 
 /** Run state in aplt_connector_sync (connectors, and the commerce_sync / tenant_update runs). */
 export async function createRun(
-  db: Kysely<any>,
+  db: Db,
   values: {
     connector: string;
     supplierCode?: string | null;
@@ -45,7 +47,7 @@ export async function createRun(
     .executeTakeFirstOrThrow()) as SyncRun;
 }
 
-export async function setJobId(db: Kysely<any>, id: number, jobId: string): Promise<void> {
+export async function setJobId(db: Db, id: number, jobId: string): Promise<void> {
   await db.updateTable('aplt_connector_sync').set({ job_id: jobId }).where('id', '=', id).execute();
 }
 
@@ -55,7 +57,7 @@ export async function setJobId(db: Kysely<any>, id: number, jobId: string): Prom
  * handed the job on. Its transaction died with it, but the rejects it wrote outside the
  * transaction did not: they go in the same statement, so the new attempt reports its own only.
  */
-export async function markRunning(db: Kysely<any>, id: number): Promise<boolean> {
+export async function markRunning(db: Db, id: number): Promise<boolean> {
   const res = await sql<{ taken: number }>`
     WITH taken AS (
       UPDATE aplt_connector_sync SET status = 'running', started_at = now(), error = NULL, progress = 0
@@ -69,7 +71,7 @@ export async function markRunning(db: Kysely<any>, id: number): Promise<boolean>
 }
 
 export async function updateProgress(
-  db: Kysely<any>,
+  db: Db,
   id: number,
   p: {
     rowsRead?: number;
@@ -80,17 +82,17 @@ export async function updateProgress(
     metadata?: object;
   },
 ): Promise<void> {
+  // Kysely leaves undefined fields out of the SET, so only the figures given are written. They
+  // are plain properties (not spreads) so that a renamed column fails to compile here.
   await db
     .updateTable('aplt_connector_sync')
     .set({
-      ...(p.rowsRead !== undefined ? { rows_read: p.rowsRead } : {}),
-      ...(p.inserted !== undefined ? { rows_inserted: p.inserted } : {}),
-      ...(p.updated !== undefined ? { rows_updated: p.updated } : {}),
-      ...(p.rejected !== undefined ? { rows_rejected: p.rejected } : {}),
-      ...(p.progress !== undefined ? { progress: p.progress.toFixed(2) } : {}),
-      ...(p.metadata !== undefined
-        ? { metadata: sql`metadata || ${JSON.stringify(p.metadata)}::jsonb` }
-        : {}),
+      rows_read: p.rowsRead,
+      rows_inserted: p.inserted,
+      rows_updated: p.updated,
+      rows_rejected: p.rejected,
+      progress: p.progress?.toFixed(2),
+      metadata: p.metadata === undefined ? undefined : sql`metadata || ${JSON.stringify(p.metadata)}::jsonb`,
     })
     .where('id', '=', id)
     .execute();
@@ -100,13 +102,13 @@ export async function updateProgress(
  * A working run's progress (see run-progress.ts): the percentage only ever grows, and a run that
  * is no longer running is left alone, so a late write never undoes the final state.
  */
-export async function writeProgress(db: Kysely<any>, id: number, p: ProgressSnapshot): Promise<void> {
+export async function writeProgress(db: Db, id: number, p: ProgressSnapshot): Promise<void> {
   const progress = { phase: p.phase, done: p.done, total: p.total, unit: p.unit };
   await db
     .updateTable('aplt_connector_sync')
     .set({
       progress: sql`greatest(coalesce(progress, 0), ${p.percent.toFixed(2)}::numeric)`,
-      ...(p.rowsRead !== undefined ? { rows_read: p.rowsRead } : {}),
+      rows_read: p.rowsRead, // left out when undefined
       metadata: sql`metadata || jsonb_build_object('progress', ${JSON.stringify(progress)}::jsonb)`,
     })
     .where('id', '=', id)
@@ -115,7 +117,7 @@ export async function writeProgress(db: Kysely<any>, id: number, p: ProgressSnap
 }
 
 export async function finishRun(
-  db: Kysely<any>,
+  db: Db,
   id: number,
   outcome: { status: 'succeeded' | 'failed' | 'queued'; error?: string | null },
 ): Promise<void> {
@@ -124,8 +126,8 @@ export async function finishRun(
     .set({
       status: outcome.status,
       error: outcome.error ?? null,
-      ...(outcome.status === 'queued' ? {} : { finished_at: sql`now()` }),
-      ...(outcome.status === 'succeeded' ? { progress: '100' } : {}),
+      finished_at: outcome.status === 'queued' ? undefined : sql`now()`,
+      progress: outcome.status === 'succeeded' ? '100' : undefined,
     })
     .where('id', '=', id)
     .execute();
@@ -136,7 +138,7 @@ export async function finishRun(
  * its database unreachable throughout): the run fails, so its connector can be started again. A
  * finished run is left as it is.
  */
-export async function failUnfinishedRun(db: Kysely<any>, id: number, error: string): Promise<void> {
+export async function failUnfinishedRun(db: Db, id: number, error: string): Promise<void> {
   await db
     .updateTable('aplt_connector_sync')
     .set({ status: 'failed', error, finished_at: sql`now()` })
@@ -145,13 +147,13 @@ export async function failUnfinishedRun(db: Kysely<any>, id: number, error: stri
     .execute();
 }
 
-export async function getRun(db: Kysely<any>, id: number): Promise<SyncRun | undefined> {
+export async function getRun(db: Db, id: number): Promise<SyncRun | undefined> {
   return (await db.selectFrom('aplt_connector_sync').selectAll().where('id', '=', id).executeTakeFirst()) as
     SyncRun | undefined;
 }
 
 /** The newest run of each named connector. */
-export async function latestRuns(db: Kysely<any>, names: string[]): Promise<Map<string, SyncRun>> {
+export async function latestRuns(db: Db, names: string[]): Promise<Map<string, SyncRun>> {
   const rows = (await db
     .selectFrom('aplt_connector_sync')
     .selectAll()
@@ -165,7 +167,7 @@ export async function latestRuns(db: Kysely<any>, names: string[]): Promise<Map<
 
 /** Runs of the named connectors, newest first, a page at a time, with the count of all of them. */
 export async function listRuns(
-  db: Kysely<any>,
+  db: Db,
   f: { connectors: string[]; status?: SyncRun['status'] | undefined; limit: number; offset: number },
 ): Promise<{ rows: SyncRun[]; count: number }> {
   let q = db.selectFrom('aplt_connector_sync').where('connector', 'in', f.connectors);
@@ -178,7 +180,7 @@ export async function listRuns(
 }
 
 export async function addRejects(
-  db: Kysely<any>,
+  db: Db,
   syncId: number,
   rejects: Array<{ rowNumber: number; key?: string | undefined; reason: string; raw: unknown }>,
 ): Promise<void> {
@@ -197,7 +199,7 @@ export async function addRejects(
     .execute();
 }
 
-export async function listRejects(db: Kysely<any>, syncId: number, limit = 100) {
+export async function listRejects(db: Db, syncId: number, limit = 100) {
   return db
     .selectFrom('aplt_connector_rejects')
     .select(['row_number', 'key', 'reason', 'raw'])
@@ -207,36 +209,60 @@ export async function listRejects(db: Kysely<any>, syncId: number, limit = 100) 
     .execute();
 }
 
+type Json = Selectable<ApltDatabase['aplt_suppliers']>['settings'];
+
+const jsonObject = (v: Json | undefined): { [key: string]: Json | undefined } =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? v : {};
+
+/** What a connector reads of its supplier: the feed format, and of the settings (jsonb) its feeds and margin. */
 export async function supplierFeed(
-  db: Kysely<any>,
+  db: Db,
   code: string,
-): Promise<{ feed_format: string | null; settings: Record<string, any> } | undefined> {
-  return db
+): Promise<
+  | {
+      feed_format: string | null;
+      /** settings.feeds: the location of each kind of feed (a value that is not a string is none). */
+      feeds: Partial<Record<string, string>>;
+      /** settings.margin_percent as stored (a decimal string or a number). */
+      margin_percent: Json | undefined;
+    }
+  | undefined
+> {
+  const row = await db
     .selectFrom('aplt_suppliers')
     .select(['feed_format', 'settings'])
     .where('code', '=', code)
     .executeTakeFirst();
+  if (!row) return undefined;
+  const settings = jsonObject(row.settings);
+  const feeds = Object.entries(jsonObject(settings.feeds)).filter(
+    (e): e is [string, string] => typeof e[1] === 'string',
+  );
+  return {
+    feed_format: row.feed_format,
+    feeds: Object.fromEntries(feeds),
+    margin_percent: settings.margin_percent,
+  };
 }
 
 /** The queued or running row of a connector (the partial unique index allows one). */
-export const activeRun = (db: Kysely<any>, connector: string) =>
+export const activeRun = (db: Db, connector: string) =>
   db
     .selectFrom('aplt_connector_sync')
     .select(['id', 'job_id'])
     .where('connector', '=', connector)
     .where('status', 'in', ['queued', 'running'])
-    .executeTakeFirst() as Promise<{ id: number; job_id: string | null } | undefined>;
+    .executeTakeFirst();
 
 /** Each supplier's feed format, by supplier code. */
-export const supplierFormats = async (db: Kysely<any>): Promise<Map<string, string | null>> =>
+export const supplierFormats = async (db: Db): Promise<Map<string, string | null>> =>
   new Map(
-    (await db.selectFrom('aplt_suppliers').select(['code', 'feed_format']).execute()).map((s: any) => [
-      s.code as string,
-      s.feed_format as string | null,
-    ]),
+    (await db.selectFrom('aplt_suppliers').select(['code', 'feed_format']).execute()).map(
+      (s) => [s.code, s.feed_format] as const,
+    ),
   );
 
-export const supplierExists = async (db: Kysely<any>, code: string): Promise<boolean> =>
+export const supplierExists = async (db: Db, code: string): Promise<boolean> =>
   (await db.selectFrom('aplt_suppliers').select('code').where('code', '=', code).executeTakeFirst()) !==
   undefined;
 
@@ -247,7 +273,7 @@ export const supplierExists = async (db: Kysely<any>, code: string): Promise<boo
  * the commit need not wait for its WAL to reach the disk, since the run is only reported succeeded
  * by the (synchronous) status update after it, which flushes that WAL too.
  */
-export async function tuneImportTransaction(trx: Kysely<any>): Promise<void> {
+export async function tuneImportTransaction(trx: Db): Promise<void> {
   await sql`SET LOCAL jit = off`.execute(trx);
   await sql`SET LOCAL work_mem = '64MB'`.execute(trx);
   await sql`SET LOCAL synchronous_commit = off`.execute(trx);
@@ -258,7 +284,7 @@ export async function tuneImportTransaction(trx: Kysely<any>): Promise<void> {
  * would sort 30,000 sampled descriptions; this leaves the change counter alone, so autovacuum still
  * analyzes the whole tables soon after.
  */
-export async function analyzeImportLookups(db: Kysely<any>): Promise<void> {
+export async function analyzeImportLookups(db: Db): Promise<void> {
   await sql`ANALYZE aplt_products (id, sku, supplier_code, supplier_sku),
     aplt_product_variants (id, product_id, sku, supplier_sku), aplt_skus (sku)`.execute(db);
 }

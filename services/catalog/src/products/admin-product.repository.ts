@@ -1,4 +1,4 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql } from '@aplt/db';
 import { prefixPattern } from '../shared/paging';
 import { prefixQuery } from '../store/store.repository';
 
@@ -11,7 +11,7 @@ export interface ProductFilter {
 }
 
 /** A page of product ids (SKU matches first) and the count of all matches. */
-export async function searchProducts(db: Kysely<any>, f: ProductFilter) {
+export async function searchProducts(db: Kysely<ApltDatabase>, f: ProductFilter) {
   const conds = [sql`true`];
   if (f.supplier_code) conds.push(sql`p.supplier_code = ${f.supplier_code}`);
   if (f.sellable !== undefined) conds.push(sql`p.is_sellable = ${f.sellable}`);
@@ -40,7 +40,7 @@ export async function searchProducts(db: Kysely<any>, f: ProductFilter) {
   return { ids: page.rows.map((r) => r.id), count: total.rows[0]?.n ?? 0 };
 }
 
-export async function productsByIds(db: Kysely<any>, ids: number[]) {
+export async function productsByIds(db: Kysely<ApltDatabase>, ids: number[]) {
   if (!ids.length) return [];
   return (
     await sql<{
@@ -62,7 +62,7 @@ export async function productsByIds(db: Kysely<any>, ids: number[]) {
   ).rows;
 }
 
-export async function priceTiers(db: Kysely<any>, ids: number[]) {
+export async function priceTiers(db: Kysely<ApltDatabase>, ids: number[]) {
   if (!ids.length) return [];
   return (
     await sql<{ product_id: number; min_quantity: number; price: string }>`
@@ -73,7 +73,7 @@ export async function priceTiers(db: Kysely<any>, ids: number[]) {
   ).rows;
 }
 
-export async function variants(db: Kysely<any>, ids: number[]) {
+export async function variants(db: Kysely<ApltDatabase>, ids: number[]) {
   if (!ids.length) return [];
   return (
     await sql<{
@@ -91,7 +91,7 @@ export async function variants(db: Kysely<any>, ids: number[]) {
   ).rows;
 }
 
-export async function positionsWithTechniques(db: Kysely<any>, ids: number[]) {
+export async function positionsWithTechniques(db: Kysely<ApltDatabase>, ids: number[]) {
   if (!ids.length) return [];
   return (
     await sql<{

@@ -1,3 +1,4 @@
+import type { ApltDatabase } from '@aplt/db';
 import { type App, requireActor } from '@aplt/http';
 import { errorResponses } from '../shared/error-responses';
 import { adminProductList, listAdminProductsQuery } from './admin-product.schemas';
@@ -16,6 +17,7 @@ export async function adminProductRoutes(app: App) {
       preHandler: requireActor('user'),
       schema: { querystring: listAdminProductsQuery, response: { ...errorResponses, 200: adminProductList } },
     },
-    async (request) => listAdminProducts(app.catalogDeps.databases.aplt(request.tenant), request.query),
+    async (request) =>
+      listAdminProducts(app.catalogDeps.databases.aplt<ApltDatabase>(request.tenant), request.query),
   );
 }

@@ -1,9 +1,9 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import * as repo from './admin-product.repository';
 
 /** A page of the admin's product search, each product with variants, scales and print options. */
 export async function listAdminProducts(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   q: {
     q?: string | undefined;
     supplier_code?: string | undefined;

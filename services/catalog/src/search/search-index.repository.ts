@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql, type Transaction } from '@aplt/db';
 
 /**
  * Brings aplt_product_search up to date with aplt_products in one set-based statement (the SQL
@@ -8,7 +8,7 @@ import { type Kysely, sql, type Transaction } from '@aplt/db';
  * that transaction commits.
  */
 export async function refreshProductSearch(
-  db: Kysely<any> | Transaction<any>,
+  db: Kysely<ApltDatabase>,
 ): Promise<{ indexed: number; ms: number }> {
   const start = performance.now();
   const res = await sql<{ n: number }>`SELECT aplt_refresh_product_search() AS n`.execute(db);
@@ -26,7 +26,7 @@ export async function refreshProductSearch(
  * never cross). Returns how many documents it (re)computed.
  */
 export async function refreshProductSearchOf(
-  trx: Transaction<any>,
+  trx: Transaction<ApltDatabase>,
   productIds: ReadonlyArray<string | number>,
 ): Promise<number> {
   if (productIds.length === 0) return 0;

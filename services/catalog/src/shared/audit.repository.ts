@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import type { FastifyRequest } from 'fastify';
 
 /** Who changed something, for aplt_audit_log: the admin of the token and the request's traces. */
@@ -18,7 +18,7 @@ export const auditActor = (request: FastifyRequest): AuditActor => ({
 
 /** One audit row, written in the transaction of the change so both commit or neither does. */
 export async function writeAudit(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   who: AuditActor,
   e: { action: string; entity_type: string; entity_id: number | string; changes: unknown },
 ): Promise<void> {

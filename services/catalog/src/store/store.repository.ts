@@ -1,4 +1,4 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql } from '@aplt/db';
 
 export type Lang = 'nl' | 'en' | 'de';
 
@@ -28,7 +28,30 @@ export function prefixQuery(search: string): string {
     .join(' & ');
 }
 
-export async function listStoreProducts(db: Kysely<any>, q: StoreProductQuery) {
+/** A row of aplt_store_product_details() (migration 0502). */
+export interface StoreProductRow {
+  id: number;
+  sku: string;
+  name: string;
+  description: string | null;
+  brand: string | null;
+  material: string | null;
+  image_url: string | null;
+  /** Never null here: a product without one is not sellable. */
+  retail_price_100: string;
+  supplier_code: string;
+  unit_price: string;
+  variants: Array<{
+    sku: string;
+    color_code: string | null;
+    color_name: string | null;
+    hex: string | null;
+    stock: number | null;
+  }>;
+  categories: string[];
+}
+
+export async function listStoreProducts(db: Kysely<ApltDatabase>, q: StoreProductQuery) {
   const search = q.q?.trim() ? q.q.trim().toLowerCase() : null;
   const tsq = search ? prefixQuery(search) : '';
   // Full-text (GIN, word prefixes) first; only a search that finds nothing that way falls back
@@ -84,13 +107,13 @@ export async function listStoreProducts(db: Kysely<any>, q: StoreProductQuery) {
   const rows =
     page.rows.length === 0
       ? { rows: [] }
-      : await sql<any>`SELECT * FROM aplt_store_product_details(${page.rows.map((r) => r.id)}::bigint[], ${q.lang}, ${q.quantity})`.execute(
+      : await sql<StoreProductRow>`SELECT * FROM aplt_store_product_details(${page.rows.map((r) => r.id)}::bigint[], ${q.lang}, ${q.quantity})`.execute(
           db,
         );
   return { rows: rows.rows, count: count.rows[0]?.n ?? 0 };
 }
 
-export async function listCategories(db: Kysely<any>, lang: Lang) {
+export async function listCategories(db: Kysely<ApltDatabase>, lang: Lang) {
   const col = { nl: sql.ref('name_nl'), en: sql.ref('name_en'), de: sql.ref('name_de') }[lang];
   const r = await sql<{
     id: number;
@@ -137,7 +160,7 @@ export interface StorePrintTechnique {
  * page shows, priced by the same tables the quotation's line pricing reads. Three statements.
  */
 export async function productPrintTechniques(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   productId: number,
   lang: Lang,
 ): Promise<StorePrintTechnique[]> {

@@ -1,3 +1,4 @@
+import type { ApltDatabase } from '@aplt/db';
 import type { App } from '@aplt/http';
 import { z } from 'zod';
 import { listCategories, listStoreProducts, productPrintTechniques } from './store.repository';
@@ -124,13 +125,15 @@ export async function storeRoutes(app: App) {
       if (hit) return reply.type('application/json; charset=utf-8').send(hit as never);
       const q = request.query;
       const { rows, count } = await listStoreProducts(
-        request.server.catalogDeps.databases.aplt(request.tenant),
+        request.server.catalogDeps.databases.aplt<ApltDatabase>(request.tenant),
         q,
       );
-      const db = request.server.catalogDeps.databases.aplt(request.tenant);
+      const db = request.server.catalogDeps.databases.aplt<ApltDatabase>(request.tenant);
       // The product page (one item number) also gets the print techniques; lists stay lean.
       const techniques =
-        q.sku && rows.length === 1 ? await productPrintTechniques(db, Number(rows[0].id), q.lang) : undefined;
+        q.sku && rows.length === 1
+          ? await productPrintTechniques(db, Number(rows[0]!.id), q.lang)
+          : undefined;
       const body = {
         products: rows.map((r) => ({
           id: r.id,
@@ -169,7 +172,7 @@ export async function storeRoutes(app: App) {
       const hit = cache?.get(cached(request));
       if (hit) return reply.type('application/json; charset=utf-8').send(hit as never);
       const rows = await listCategories(
-        request.server.catalogDeps.databases.aplt(request.tenant),
+        request.server.catalogDeps.databases.aplt<ApltDatabase>(request.tenant),
         request.query.lang,
       );
       const nodes = new Map<number, CategoryNode & { parent: number | null }>();

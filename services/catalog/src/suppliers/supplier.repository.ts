@@ -1,6 +1,8 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Insertable, type Kysely, sql } from '@aplt/db';
 import { containsPattern } from '../shared/paging';
 import type { feedFormats } from './supplier.schemas';
+
+type Db = Kysely<ApltDatabase>;
 
 const columns = sql`s.id, s.code::text AS code, s.name, s.feed_format, s.website, s.contact_email, s.is_active,
   s.settings ->> 'margin_percent' AS margin_percent,
@@ -30,7 +32,7 @@ export interface SupplierRow {
 }
 
 export async function listSuppliers(
-  db: Kysely<any>,
+  db: Db,
   f: { q?: string | undefined; is_active?: boolean | undefined; limit: number; offset: number },
 ) {
   const conds = [sql`true`];
@@ -51,33 +53,35 @@ export async function listSuppliers(
   return { rows: rows.rows, count: total.rows[0]?.n ?? 0 };
 }
 
-export async function findSupplier(db: Kysely<any>, id: number, forUpdate = false) {
+export async function findSupplier(db: Db, id: number, forUpdate = false) {
   const r = await sql<SupplierRow>`SELECT ${columns} FROM aplt_suppliers s WHERE s.id = ${id}
     ${forUpdate ? sql`FOR UPDATE OF s` : sql``}`.execute(db);
   return r.rows[0];
 }
 
-export async function updateSupplier(
-  db: Kysely<any>,
-  id: number,
-  values: {
-    name?: string | undefined;
-    website?: string | null | undefined;
-    contact_email?: string | null | undefined;
-    is_active?: boolean | undefined;
-    feed_format?: string | null | undefined;
-    margin_percent?: string | null | undefined;
-  },
-) {
+/** What the admin may change of a supplier; margin_percent is kept in its settings (null: removed). */
+export type SupplierChanges = Partial<
+  Pick<
+    Insertable<ApltDatabase['aplt_suppliers']>,
+    'name' | 'website' | 'contact_email' | 'is_active' | 'feed_format'
+  >
+> & { margin_percent?: string | null | undefined };
+
+export async function updateSupplier(db: Db, id: number, values: SupplierChanges) {
   const { margin_percent, ...plain } = values;
-  const set: Record<string, unknown> = Object.fromEntries(
-    Object.entries(plain).filter(([, v]) => v !== undefined),
-  );
-  if (margin_percent !== undefined)
-    set.settings =
-      margin_percent === null
-        ? sql`settings - 'margin_percent'`
-        : sql`settings || jsonb_build_object('margin_percent', ${margin_percent}::text)`;
-  if (Object.keys(set).length === 0) return;
-  await db.updateTable('aplt_suppliers').set(set).where('id', '=', id).execute();
+  // Kysely leaves undefined fields out of the SET; with none left there is nothing to write.
+  if (margin_percent === undefined && Object.values(plain).every((v) => v === undefined)) return;
+  await db
+    .updateTable('aplt_suppliers')
+    .set({
+      ...plain,
+      settings:
+        margin_percent === undefined
+          ? undefined
+          : margin_percent === null
+            ? sql`settings - 'margin_percent'`
+            : sql`settings || jsonb_build_object('margin_percent', ${margin_percent}::text)`,
+    })
+    .where('id', '=', id)
+    .execute();
 }

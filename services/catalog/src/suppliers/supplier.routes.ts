@@ -1,3 +1,4 @@
+import type { ApltDatabase } from '@aplt/db';
 import type { App } from '@aplt/http';
 import type { FastifyRequest } from 'fastify';
 import { masterTenant } from '../deps';
@@ -18,10 +19,10 @@ export async function supplierRoutes(app: App) {
   const licensed = { config: { feature: 'suppliers' as const } };
   const read = { ...licensed, preHandler: requireActor('user') };
   const write = { ...licensed, preHandler: requireMasterAdmin('Changing a supplier') };
-  const dbs = (request: FastifyRequest) => app.catalogDeps.databases.aplt(request.tenant);
+  const dbs = (request: FastifyRequest) => app.catalogDeps.databases.aplt<ApltDatabase>(request.tenant);
   const masterDb = async () => {
     const m = await masterTenant(app.catalogDeps.registry);
-    return m ? app.catalogDeps.databases.aplt(m) : null;
+    return m ? app.catalogDeps.databases.aplt<ApltDatabase>(m) : null;
   };
   const editable = (request: FastifyRequest) => request.tenant.kind === 'master';
 

@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { conflict, notFound } from '@aplt/http';
 import { connectors, defaultFormats, type SupplierCode } from '../connectors/connector-registry';
 import { toRun } from '../connectors/run-view';
@@ -13,21 +13,23 @@ import * as repo from './supplier.repository';
  * newest runs, which live in the master's database (connectors import there).
  */
 
+type Db = Kysely<ApltDatabase>;
+
 const connectorsOf = (code: string) => connectors.filter((c) => c.supplier === code);
 
 function withFormat(s: repo.SupplierRow) {
   return { ...s, format: s.feed_format ?? defaultFormats[s.code as SupplierCode] ?? 'other' };
 }
 
-async function runsFor(masterDb: Kysely<any> | null, codes: string[]) {
+async function runsFor(masterDb: Db | null, codes: string[]) {
   const names = codes.flatMap((code) => connectorsOf(code).map((c) => c.name));
   if (!masterDb || names.length === 0) return new Map<string, SyncRun>();
   return latestRuns(masterDb, names);
 }
 
 export async function listSuppliers(
-  db: Kysely<any>,
-  masterDb: Kysely<any> | null,
+  db: Db,
+  masterDb: Db | null,
   q: { q?: string | undefined; is_active?: 'true' | 'false' | undefined; limit: number; offset: number },
   editable: boolean,
 ) {
@@ -61,12 +63,7 @@ export async function listSuppliers(
   };
 }
 
-export async function loadSupplier(
-  db: Kysely<any>,
-  masterDb: Kysely<any> | null,
-  id: number,
-  editable: boolean,
-) {
+export async function loadSupplier(db: Db, masterDb: Db | null, id: number, editable: boolean) {
   const s = await repo.findSupplier(db, id);
   if (!s) throw notFound(`Supplier ${id} not found`);
   const runs = await runsFor(masterDb, [s.code]);
@@ -89,8 +86,8 @@ export async function loadSupplier(
 
 /** Changes a supplier of the master's catalog (the route lets only the master's admins here). */
 export async function updateSupplier(
-  db: Kysely<any>,
-  masterDb: Kysely<any> | null,
+  db: Db,
+  masterDb: Db | null,
   id: number,
   input: UpdateSupplierInput,
   who: AuditActor,

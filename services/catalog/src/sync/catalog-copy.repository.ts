@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql, type Transaction } from '@aplt/db';
 
 /**
  * The SQL of the tenant update (tenant-update.service.ts): reading a catalog table of the master's
@@ -6,7 +6,7 @@ import { type Kysely, sql, type Transaction } from '@aplt/db';
  */
 
 /** The columns a copy writes: every column but dropped and generated ones, in table order. */
-export async function writableColumns(db: Kysely<any>, table: string): Promise<string[]> {
+export async function writableColumns(db: Kysely<ApltDatabase>, table: string): Promise<string[]> {
   const r = await sql<{ attname: string }>`
     SELECT a.attname FROM pg_attribute a
     WHERE a.attrelid = ${table}::regclass AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
@@ -15,7 +15,7 @@ export async function writableColumns(db: Kysely<any>, table: string): Promise<s
 }
 
 /** The rows of these tables, all together. */
-export async function countRows(db: Kysely<any>, tables: readonly string[]): Promise<number> {
+export async function countRows(db: Kysely<ApltDatabase>, tables: readonly string[]): Promise<number> {
   const r = await sql<{ n: number }>`SELECT (${sql.join(
     tables.map((t) => sql`(SELECT count(*) FROM ${sql.table(t)})`),
     sql` + `,
@@ -24,7 +24,7 @@ export async function countRows(db: Kysely<any>, tables: readonly string[]): Pro
 }
 
 /** Settings and the table of rows seen in this copy, both ending with the transaction. */
-export async function beginCopy(trx: Transaction<any>): Promise<void> {
+export async function beginCopy(trx: Transaction<ApltDatabase>): Promise<void> {
   await sql`SET LOCAL jit = off`.execute(trx); // many small statements: JIT compile time would dominate
   await sql`CREATE TEMP TABLE catalog_seen (tbl text, id bigint, PRIMARY KEY (tbl, id)) ON COMMIT DROP`.execute(
     trx,
@@ -33,7 +33,7 @@ export async function beginCopy(trx: Transaction<any>): Promise<void> {
 
 /** The next `limit` rows of `table` after id `afterId`, these columns only. */
 export async function readRows(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   table: string,
   cols: string[],
   afterId: number,
@@ -51,7 +51,7 @@ export async function readRows(
  * both sides), and records them as seen. `nullColumn` is written as NULL (linked later).
  */
 export async function upsertRows(
-  trx: Transaction<any>,
+  trx: Transaction<ApltDatabase>,
   table: string,
   cols: string[],
   rows: Array<Record<string, unknown>>,
@@ -73,7 +73,7 @@ export async function upsertRows(
 
 /** Each category's parent, once all categories are in (a parent may have the higher id). */
 export async function linkCategoryParents(
-  trx: Transaction<any>,
+  trx: Transaction<ApltDatabase>,
   parents: Array<[number, number | null]>,
 ): Promise<void> {
   await sql`UPDATE aplt_categories c SET parent_id = x.parent FROM unnest(${parents.map((p) => p[0])}::bigint[],
@@ -84,7 +84,7 @@ export async function linkCategoryParents(
  * Deletes the rows of `table` this copy did not see (gone from the master), and moves its identity
  * past the highest id, so rows the tenant adds later continue after the master's.
  */
-export async function removeUnseen(trx: Transaction<any>, table: string): Promise<void> {
+export async function removeUnseen(trx: Transaction<ApltDatabase>, table: string): Promise<void> {
   await sql`DELETE FROM ${sql.table(table)} t
     WHERE NOT EXISTS (SELECT 1 FROM catalog_seen s WHERE s.tbl = ${table} AND s.id = t.id)`.execute(trx);
   await sql`SELECT setval(pg_get_serial_sequence(${table}, 'id'), greatest((SELECT max(id) FROM ${sql.table(table)}), 1))`.execute(

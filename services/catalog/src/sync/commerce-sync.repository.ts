@@ -1,4 +1,11 @@
-import { type Kysely, newId, sql, type Transaction } from '@aplt/db';
+import {
+  type ApltDatabase,
+  type CommerceDatabase,
+  type Kysely,
+  newId,
+  sql,
+  type Transaction,
+} from '@aplt/db';
 
 /**
  * The SQL of the commerce sync (commerce-sync.service.ts): reading the sellable catalog and its
@@ -28,27 +35,27 @@ export interface SourceProduct {
   categories: string[];
 }
 
-export async function countSellable(aplt: Kysely<any>): Promise<number> {
+export async function countSellable(aplt: Kysely<ApltDatabase>): Promise<number> {
   const { rows } = await sql<{
-    n: string;
+    n: number;
   }>`SELECT count(*) AS n FROM aplt_products WHERE is_sellable`.execute(aplt);
   return Number(rows[0]?.n ?? 0);
 }
 
 /** Settings and the table of SKUs seen in this run, both ending with the transaction. */
-export async function beginSync(trx: Transaction<any>): Promise<void> {
+export async function beginSync(trx: Transaction<CommerceDatabase>): Promise<void> {
   await sql`SET LOCAL jit = off`.execute(trx); // statements over fresh arrays: JIT compile time would dominate
   await sql`CREATE TEMP TABLE commerce_sync_seen (sku text PRIMARY KEY) ON COMMIT DROP`.execute(trx);
 }
 
-export async function markSeen(trx: Transaction<any>, skus: string[]): Promise<void> {
+export async function markSeen(trx: Transaction<CommerceDatabase>, skus: string[]): Promise<void> {
   await sql`INSERT INTO commerce_sync_seen SELECT unnest(${skus}::text[]) ON CONFLICT DO NOTHING`.execute(
     trx,
   );
 }
 
 /** Soft-deletes the shop's products this run did not see (no longer sellable), and forgets their fingerprints. */
-export async function removeUnseen(trx: Transaction<any>): Promise<number> {
+export async function removeUnseen(trx: Transaction<CommerceDatabase>): Promise<number> {
   const removed = await sql`UPDATE product p SET deleted_at = now(), status = 'draft'
     WHERE p.external_id IS NOT NULL AND p.deleted_at IS NULL
       AND NOT EXISTS (SELECT 1 FROM commerce_sync_seen s WHERE s.sku = p.external_id)`.execute(trx);
@@ -57,16 +64,29 @@ export async function removeUnseen(trx: Transaction<any>): Promise<number> {
   return Number(removed.numAffectedRows ?? 0);
 }
 
-export async function syncCategories(aplt: Kysely<any>, trx: Transaction<any>): Promise<number> {
+export async function syncCategories(
+  aplt: Kysely<ApltDatabase>,
+  trx: Transaction<CommerceDatabase>,
+): Promise<number> {
   const cats = (
-    await sql<any>`SELECT c.code, c.slug, c.name_nl, c.name_en, c.name_de, c.description_nl, c.sort_order, c.is_active,
+    await sql<{
+      code: string;
+      slug: string;
+      name_nl: string;
+      name_en: string | null;
+      name_de: string | null;
+      description_nl: string | null;
+      sort_order: number;
+      is_active: boolean;
+      parent_code: string | null;
+    }>`SELECT c.code, c.slug, c.name_nl, c.name_en, c.name_de, c.description_nl, c.sort_order, c.is_active,
         p.code AS parent_code
       FROM aplt_categories c LEFT JOIN aplt_categories p ON p.id = c.parent_id ORDER BY c.parent_id NULLS FIRST, c.id`.execute(
       aplt,
     )
   ).rows;
   if (cats.length === 0) return 0;
-  const col = <T>(f: (c: any) => T) => cats.map(f);
+  const col = <T>(f: (c: (typeof cats)[number]) => T) => cats.map(f);
   await sql`INSERT INTO product_category (id, name, description, handle, is_active, rank, external_id, metadata)
     SELECT * FROM unnest(${col(() => newId('pcat'))}::text[], ${col((c) => c.name_nl)}::text[],
       ${col((c) => c.description_nl ?? '')}::text[], ${col((c) => c.slug)}::text[], ${col((c) => c.is_active)}::boolean[],
@@ -99,7 +119,7 @@ const fingerprint = sql`md5(json_build_array(p.sku, p.name_nl, p.name_en, p.name
     p.description_de, p.image_url, p.images, p.brand, p.retail_price_100::text, j.variants, j.tiers, j.categories)::text)::uuid`;
 
 export async function scanSellable(
-  aplt: Kysely<any>,
+  aplt: Kysely<ApltDatabase>,
   afterId: number,
 ): Promise<Array<{ id: number; sku: string }>> {
   return (
@@ -108,7 +128,7 @@ export async function scanSellable(
   ).rows;
 }
 
-export async function fingerprints(aplt: Kysely<any>, ids: number[]): Promise<Map<number, string>> {
+export async function fingerprints(aplt: Kysely<ApltDatabase>, ids: number[]): Promise<Map<number, string>> {
   const rows = (
     await sql<{ id: number; fingerprint: string }>`SELECT p.id, ${fingerprint} AS fingerprint
       FROM ${source} WHERE p.id = ANY(${ids}::bigint[])`.execute(aplt)
@@ -116,7 +136,7 @@ export async function fingerprints(aplt: Kysely<any>, ids: number[]): Promise<Ma
   return new Map(rows.map((r) => [r.id, r.fingerprint]));
 }
 
-export async function readProducts(aplt: Kysely<any>, ids: number[]): Promise<SourceProduct[]> {
+export async function readProducts(aplt: Kysely<ApltDatabase>, ids: number[]): Promise<SourceProduct[]> {
   // Still sellable now? A product that stopped being sellable since the scan is left out here
   // (and soft-deleted by the next sync).
   return (
@@ -129,7 +149,7 @@ export async function readProducts(aplt: Kysely<any>, ids: number[]): Promise<So
 
 /** The fingerprints last written for these products, if they are still in the shop. */
 export async function storedFingerprints(
-  trx: Transaction<any>,
+  trx: Transaction<CommerceDatabase>,
   skus: string[],
 ): Promise<Map<string, string>> {
   const rows = (
@@ -143,7 +163,7 @@ export async function storedFingerprints(
 
 /** One chunk of products into the commerce tables: one statement per table. */
 export async function writeChunk(
-  trx: Transaction<any>,
+  trx: Transaction<CommerceDatabase>,
   products: SourceProduct[],
 ): Promise<{ inserted: number; variants: number; prices: number }> {
   const col = <T>(f: (p: SourceProduct) => T) => products.map(f);

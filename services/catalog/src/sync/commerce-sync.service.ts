@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, CommerceDatabase, Kysely } from '@aplt/db';
 import * as repo from './commerce-sync.repository';
 
 /** Products read in full from the aplt DB and written to the commerce DB per round trip. */
@@ -38,8 +38,8 @@ export interface CommerceSyncOptions {
  * through unnest), and the next chunk is read from the aplt DB while the current one is written.
  */
 export async function syncCommerceCatalog(
-  aplt: Kysely<any>,
-  commerce: Kysely<any>,
+  aplt: Kysely<ApltDatabase>,
+  commerce: Kysely<CommerceDatabase>,
   opts: CommerceSyncOptions = {},
 ): Promise<CommerceSyncResult> {
   const onProgress = opts.onProgress ?? (async () => {});

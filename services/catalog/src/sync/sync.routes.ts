@@ -1,3 +1,4 @@
+import type { ApltDatabase } from '@aplt/db';
 import { type App, notFound, requireActor, unprocessable } from '@aplt/http';
 import { z } from 'zod';
 import { runSchema, toRun } from '../connectors/connectors.routes';
@@ -33,9 +34,9 @@ export async function syncRoutes(app: App) {
     '/admin/connectors/commerce-sync',
     { ...guard, schema: { response: { 200: stateResponse } } },
     async (request) => {
-      const run = (await latestRuns(app.catalogDeps.databases.aplt(request.tenant), [COMMERCE])).get(
-        COMMERCE,
-      );
+      const run = (
+        await latestRuns(app.catalogDeps.databases.aplt<ApltDatabase>(request.tenant), [COMMERCE])
+      ).get(COMMERCE);
       return { state: stateOf(run), last_run: run ? toRun(run) : null };
     },
   );
@@ -52,7 +53,7 @@ export async function syncRoutes(app: App) {
     },
     async (request, reply) => {
       const full = request.query.full === 'true';
-      const db = app.catalogDeps.databases.aplt(request.tenant);
+      const db = app.catalogDeps.databases.aplt<ApltDatabase>(request.tenant);
       const { run, jobId } = await startRun(
         db,
         app.catalogDeps.queues,
@@ -78,7 +79,10 @@ export async function syncRoutes(app: App) {
       schema: { params: recordIdParam, response: { ...errorResponses, 200: z.object({ run: runSchema }) } },
     },
     async (request) => {
-      const run = await getRun(app.catalogDeps.databases.aplt(request.tenant), request.params.id);
+      const run = await getRun(
+        app.catalogDeps.databases.aplt<ApltDatabase>(request.tenant),
+        request.params.id,
+      );
       if (!run || run.connector !== COMMERCE)
         throw notFound(`Commerce-sync run ${request.params.id} not found`);
       return { run: toRun(run) };
@@ -92,7 +96,10 @@ export async function syncRoutes(app: App) {
       schema: { params: recordIdParam, response: { ...errorResponses, 200: z.object({ run: runSchema }) } },
     },
     async (request) => {
-      const run = await getRun(app.catalogDeps.databases.aplt(request.tenant), request.params.id);
+      const run = await getRun(
+        app.catalogDeps.databases.aplt<ApltDatabase>(request.tenant),
+        request.params.id,
+      );
       if (!run || run.connector !== TENANT_UPDATE)
         throw notFound(`Tenant-update run ${request.params.id} not found`);
       return { run: toRun(run) };
@@ -123,7 +130,7 @@ export async function syncRoutes(app: App) {
     async (request) => {
       // The guard let only the master's own admins through: the source is the request's tenant.
       const m = request.tenant;
-      const db = app.catalogDeps.databases.aplt(m);
+      const db = app.catalogDeps.databases.aplt<ApltDatabase>(m);
       const updates = await lastUpdates(db);
       const run = (await latestRuns(db, [TENANT_UPDATE])).get(TENANT_UPDATE);
       const tenants = (await app.catalogDeps.registry.list())
@@ -159,7 +166,7 @@ export async function syncRoutes(app: App) {
         if (t.kind === 'master')
           throw unprocessable('The master is the source of a tenant update, not a target', { tenant_id: id });
       }
-      const db = app.catalogDeps.databases.aplt(m);
+      const db = app.catalogDeps.databases.aplt<ApltDatabase>(m);
       const { run, jobId } = await startRun(
         db,
         app.catalogDeps.queues,

@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { refreshProductSearch } from '../search/search-index.repository';
 import * as repo from './catalog-copy.repository';
 
@@ -28,12 +28,12 @@ export const catalogTables = [
 const CHUNK = 2000;
 
 /** Rows of the catalog tables in `source`: what one target's update copies (for its progress). */
-export const countCatalogRows = (source: Kysely<any>) => repo.countRows(source, catalogTables);
+export const countCatalogRows = (source: Kysely<ApltDatabase>) => repo.countRows(source, catalogTables);
 
 /** Copies the catalog in one transaction per target: a failed update leaves the tenant as it was. */
 export async function copyCatalog(
-  source: Kysely<any>,
-  target: Kysely<any>,
+  source: Kysely<ApltDatabase>,
+  target: Kysely<ApltDatabase>,
   onProgress: (table: string, rows: number) => Promise<void> = async () => {},
 ): Promise<Record<string, number>> {
   const copied: Record<string, number> = {};

@@ -1,5 +1,29 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Insertable, type Kysely, sql } from '@aplt/db';
 import { containsPattern } from '../shared/paging';
+
+type Db = Kysely<ApltDatabase>;
+
+/** A new price scale of a technique. */
+export type NewTier = Insertable<ApltDatabase['aplt_technique_pricing']>;
+
+/** What the admin may change of a scale (its technique stays). */
+export type TierChanges = Partial<
+  Pick<
+    NewTier,
+    | 'area_from'
+    | 'area_to'
+    | 'colours'
+    | 'min_quantity'
+    | 'price_per_unit'
+    | 'next_colour_price'
+    | 'setup_cost'
+    | 'setup_repeat_cost'
+    | 'small_order_charge'
+    | 'currency'
+    | 'valid_from'
+    | 'valid_until'
+  >
+>;
 
 const techniqueColumns = [
   't.id',
@@ -35,7 +59,7 @@ export const tierColumns = [
 ] as const;
 
 export async function listTechniques(
-  db: Kysely<any>,
+  db: Db,
   f: {
     q?: string | undefined;
     supplier_code?: string | undefined;
@@ -71,7 +95,7 @@ export async function listTechniques(
   return { rows, count: Number(total.n) };
 }
 
-export async function findTechnique(db: Kysely<any>, id: number, forUpdate = false) {
+export async function findTechnique(db: Db, id: number, forUpdate = false) {
   let q = db
     .selectFrom('aplt_techniques as t')
     .select([...techniqueColumns])
@@ -80,7 +104,7 @@ export async function findTechnique(db: Kysely<any>, id: number, forUpdate = fal
   return q.executeTakeFirst();
 }
 
-export async function tiersOf(db: Kysely<any>, techniqueIds: number[]) {
+export async function tiersOf(db: Db, techniqueIds: number[]) {
   if (!techniqueIds.length) return [];
   return db
     .selectFrom('aplt_technique_pricing')
@@ -93,7 +117,7 @@ export async function tiersOf(db: Kysely<any>, techniqueIds: number[]) {
     .execute();
 }
 
-export async function setupCostsOf(db: Kysely<any>, techniqueIds: number[]) {
+export async function setupCostsOf(db: Db, techniqueIds: number[]) {
   if (!techniqueIds.length) return [];
   return db
     .selectFrom('aplt_opstartkosten')
@@ -113,7 +137,7 @@ export async function setupCostsOf(db: Kysely<any>, techniqueIds: number[]) {
     .execute();
 }
 
-export async function findTier(db: Kysely<any>, techniqueId: number, tierId: number) {
+export async function findTier(db: Db, techniqueId: number, tierId: number) {
   return db
     .selectFrom('aplt_technique_pricing')
     .select([...tierColumns])
@@ -127,7 +151,7 @@ export async function findTier(db: Kysely<any>, techniqueId: number, tierId: num
  * [from, to] (null from: 0, null to: no limit): the two would both apply to one print.
  */
 export async function overlappingTier(
-  db: Kysely<any>,
+  db: Db,
   t: {
     technique_id: number;
     colours: number | null;
@@ -148,7 +172,7 @@ export async function overlappingTier(
   return r.rows[0]?.id;
 }
 
-export async function insertTier(db: Kysely<any>, values: Record<string, unknown>) {
+export async function insertTier(db: Db, values: NewTier) {
   return db
     .insertInto('aplt_technique_pricing')
     .values(values)
@@ -156,7 +180,7 @@ export async function insertTier(db: Kysely<any>, values: Record<string, unknown
     .executeTakeFirstOrThrow();
 }
 
-export async function updateTier(db: Kysely<any>, id: number, values: Record<string, unknown>) {
+export async function updateTier(db: Db, id: number, values: TierChanges) {
   return db
     .updateTable('aplt_technique_pricing')
     .set(values)
@@ -165,6 +189,6 @@ export async function updateTier(db: Kysely<any>, id: number, values: Record<str
     .executeTakeFirstOrThrow();
 }
 
-export async function deleteTier(db: Kysely<any>, id: number) {
+export async function deleteTier(db: Db, id: number) {
   await db.deleteFrom('aplt_technique_pricing').where('id', '=', id).execute();
 }

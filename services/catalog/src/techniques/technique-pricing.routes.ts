@@ -1,3 +1,4 @@
+import type { ApltDatabase } from '@aplt/db';
 import { type App, requireActor } from '@aplt/http';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -25,7 +26,7 @@ export async function techniquePricingRoutes(app: App) {
   const licensed = { config: { feature: 'technique_pricing' as const } };
   const read = { ...licensed, preHandler: requireActor('user') };
   const write = { ...licensed, preHandler: requireMasterAdmin('Changing technique pricing') };
-  const db = (request: FastifyRequest) => app.catalogDeps.databases.aplt(request.tenant);
+  const db = (request: FastifyRequest) => app.catalogDeps.databases.aplt<ApltDatabase>(request.tenant);
   const editable = (request: FastifyRequest) => request.tenant.kind === 'master';
 
   app.get(

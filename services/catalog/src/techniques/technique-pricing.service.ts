@@ -1,4 +1,4 @@
-import { isCheckViolation, isUniqueViolation, type Kysely } from '@aplt/db';
+import { type ApltDatabase, isCheckViolation, isUniqueViolation, type Kysely } from '@aplt/db';
 import { conflict, notFound, unprocessable } from '@aplt/http';
 import { type AuditActor, writeAudit } from '../shared/audit.repository';
 import type { CreateTierInput, UpdateTierInput } from './technique-pricing.schemas';
@@ -13,8 +13,9 @@ import * as repo from './technique-pricing.repository';
  */
 
 type Tier = Awaited<ReturnType<typeof repo.tiersOf>>[number];
+type Db = Kysely<ApltDatabase>;
 
-async function attach<T extends { id: number }>(db: Kysely<any>, techniques: T[]) {
+async function attach<T extends { id: number }>(db: Db, techniques: T[]) {
   const ids = techniques.map((t) => t.id);
   const [tiers, setups] = await Promise.all([repo.tiersOf(db, ids), repo.setupCostsOf(db, ids)]);
   return techniques.map((t) => {
@@ -40,7 +41,7 @@ async function attach<T extends { id: number }>(db: Kysely<any>, techniques: T[]
 }
 
 export async function listTechniques(
-  db: Kysely<any>,
+  db: Db,
   q: {
     q?: string | undefined;
     supplier_code?: string | undefined;
@@ -57,11 +58,16 @@ export async function listTechniques(
   return { data: await attach(db, rows), count, limit: q.limit, offset: q.offset, editable };
 }
 
-export async function loadTechnique(db: Kysely<any>, id: number, editable: boolean) {
+export async function loadTechnique(db: Db, id: number, editable: boolean) {
   const t = await repo.findTechnique(db, id);
   if (!t) throw notFound(`Technique ${id} not found`);
   const [withTiers] = await attach(db, [t]);
   return { ...withTiers!, editable };
+}
+
+/** The fields of `o` that are set: a spread of the rest would overwrite values with undefined. */
+function definedFields<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** The database's refusals of a scale as the client's errors. */
@@ -73,7 +79,7 @@ function refusal(err: unknown): never {
 }
 
 async function checkOverlap(
-  db: Kysely<any>,
+  db: Db,
   tier: {
     technique_id: number;
     colours: number | null;
@@ -91,7 +97,7 @@ async function checkOverlap(
     );
 }
 
-export async function addTier(db: Kysely<any>, techniqueId: number, input: CreateTierInput, who: AuditActor) {
+export async function addTier(db: Db, techniqueId: number, input: CreateTierInput, who: AuditActor) {
   try {
     const tier = await db.transaction().execute(async (trx) => {
       // The technique row serialises writers of its scales, so two overlapping ones cannot both pass.
@@ -111,7 +117,7 @@ export async function addTier(db: Kysely<any>, techniqueId: number, input: Creat
         currency: input.currency ?? 'EUR',
         valid_from: input.valid_from ?? null,
         valid_until: input.valid_until ?? null,
-      };
+      } satisfies repo.NewTier;
       await checkOverlap(trx, values);
       const tier = await repo.insertTier(trx, values);
       await writeAudit(trx, who, {
@@ -129,7 +135,7 @@ export async function addTier(db: Kysely<any>, techniqueId: number, input: Creat
 }
 
 export async function updateTier(
-  db: Kysely<any>,
+  db: Db,
   techniqueId: number,
   tierId: number,
   input: UpdateTierInput,
@@ -143,13 +149,13 @@ export async function updateTier(
       if (!current) throw notFound(`Scale ${tierId} of technique ${techniqueId} not found`);
       if (
         input.expected_updated_at !== undefined &&
-        (current.updated_at as Date).getTime() !== new Date(input.expected_updated_at).getTime()
+        current.updated_at.getTime() !== new Date(input.expected_updated_at).getTime()
       )
         throw conflict('The scale was changed by someone else since it was loaded', {
-          updated_at: (current.updated_at as Date).toISOString(),
+          updated_at: current.updated_at.toISOString(),
         });
       const { expected_updated_at: _e, ...patch } = input;
-      const values = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      const values: repo.TierChanges = definedFields(patch);
       const merged = { ...current, ...values } as typeof current;
       if (
         merged.area_from !== null &&
@@ -186,7 +192,7 @@ export async function updateTier(
   }
 }
 
-export async function removeTier(db: Kysely<any>, techniqueId: number, tierId: number, who: AuditActor) {
+export async function removeTier(db: Db, techniqueId: number, tierId: number, who: AuditActor) {
   await db.transaction().execute(async (trx) => {
     if (!(await repo.findTechnique(trx, techniqueId, true)))
       throw notFound(`Technique ${techniqueId} not found`);
