@@ -3,6 +3,7 @@ import type { AccessDb } from './db';
 import { type App, AssertionSigner, createApp, OPERATOR_ROLE, pingPg } from '@aplt/http';
 import type { Redis } from 'ioredis';
 import { authRoutes } from './auth/auth.routes';
+import { totpRoutes } from './auth/totp.routes';
 import { usersRoutes } from './auth/users.routes';
 import { csrfCheck, rejectBadCookies, sessionIdentity } from './auth/guards';
 import { type OtpChannel, otpChannelFromConfig } from './auth/otp-channel';
@@ -86,6 +87,7 @@ export async function buildApp(deps: Deps, config: Config) {
 
   await validateRoutes(app, { db: deps.db, config, whitelist, identities, metrics, hosts, assertions });
   await authRoutes(app, { db: deps.db, config, otp, identities });
+  await totpRoutes(app, { db: deps.db, config, otp, identities });
   await usersRoutes(app, { db: deps.db, registry: deps.registry, identities });
   await licenseRoutes(app, {
     db: deps.db,

@@ -40,6 +40,9 @@ export const configShape = {
   ACCESS_BAN_SECONDS: env.int(900),
   // HMAC key of the proof-of-work CAPTCHA. No default: a published key lets anyone forge solutions.
   ACCESS_CAPTCHA_SECRET: env.secret(),
+  // Encrypts the authenticator-app (TOTP) secrets in the user table. No default; changing it
+  // makes every enrolled authenticator unusable (their users sign in with a recovery code).
+  ACCESS_TOTP_KEY: env.secret(),
   // Ed25519 key (PKCS#8 DER, base64) that signs the identity assertion of every allow; backends
   // verify it with ACCESS_ASSERTION_PUBLIC_KEY.
   ACCESS_ASSERTION_PRIVATE_KEY: env.key(),

@@ -137,11 +137,22 @@ export async function authRoutes(app: AccessApp, deps: Deps) {
     '/api/auth/verify',
     {
       schema: {
-        body: z.object({
-          challenge_id: z.string().min(1).max(100),
-          code: z.string().regex(/^\d{6}$/),
-          return_to: z.string().nullish(),
-        }),
+        body: z
+          .object({
+            challenge_id: z.string().min(1).max(100),
+            // The e-mailed code or the authenticator app's.
+            code: z
+              .string()
+              .regex(/^\d{6}$/)
+              .optional(),
+            // For a user with an authenticator app who has lost it: one of their recovery codes.
+            recovery_code: z.string().min(1).max(40).optional(),
+            return_to: z.string().nullish(),
+          })
+          .refine((b) => (b.code === undefined) !== (b.recovery_code === undefined), {
+            message: 'Give either code or recovery_code',
+            path: ['code'],
+          }),
         response: {
           200: z.union([
             doneBody,
@@ -188,7 +199,13 @@ export async function authRoutes(app: AccessApp, deps: Deps) {
         return doneFor(request, issued, body.return_to);
       }
       await session(request);
-      await login.changeOwnPassword(deps, request.identity!, body.current_password ?? '', body.new_password);
+      await login.changeOwnPassword(
+        deps,
+        request.identity!,
+        body.current_password ?? '',
+        body.new_password,
+        request.ip,
+      );
       return { ok: true as const };
     },
   );

@@ -6,6 +6,7 @@ export interface ChallengeRow {
   id: string;
   user_id: number;
   code_hash: string;
+  channel: string;
   trust_device: boolean;
   attempts: number;
 }

@@ -7,7 +7,7 @@ import { scriptJson } from '@aplt/http';
  */
 export function loginPage(opts: { csrf: string; returnTo: string | null }): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Sign in</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;background:#f4f5f7;display:grid;place-items:center;min-height:100vh;margin:0}form{background:#fff;padding:2rem;border-radius:12px;box-shadow:0 2px 12px #0001;width:22rem;display:grid;gap:.6rem}input{font:inherit;padding:.45rem;border:1px solid #ccd;border-radius:6px}button{font:inherit;padding:.5rem;background:#1f4fd8;color:#fff;border:0;border-radius:6px}[hidden]{display:none!important}#msg{color:#b00020;min-height:1.5em}</style></head>
+<style>body{font:16px/1.5 system-ui,sans-serif;background:#f4f5f7;display:grid;place-items:center;min-height:100vh;margin:0}form{background:#fff;padding:2rem;border-radius:12px;box-shadow:0 2px 12px #0001;width:22rem;display:grid;gap:.6rem}input{font:inherit;padding:.45rem;border:1px solid #ccd;border-radius:6px}button{font:inherit;padding:.5rem;background:#1f4fd8;color:#fff;border:0;border-radius:6px}[hidden]{display:none!important}#msg{color:#b00020;min-height:1.5em}a{color:#1f4fd8;font-size:.9rem}</style></head>
 <body><main>
 <form id="f-login"><h1>Sign in</h1>
 <label>E-mail <input id="email" name="email" type="email" autocomplete="username" required></label>
@@ -16,7 +16,8 @@ export function loginPage(opts: { csrf: string; returnTo: string | null }): stri
 <button id="login-btn" type="submit">Continue</button></form>
 <form id="f-otp" hidden><h1>Enter your code</h1><p id="otp-info"></p>
 <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required>
-<button id="otp-btn" type="submit">Verify</button></form>
+<input id="recovery" name="recovery" autocomplete="off" placeholder="xxxxx-xxxxx" hidden>
+<button id="otp-btn" type="submit">Verify</button><a id="use-recovery" href="#" hidden>Lost your phone? Use a recovery code</a></form>
 <form id="f-change" hidden><h1>Choose a new password</h1><p>Your password has expired.</p>
 <input id="new-password" type="password" autocomplete="new-password" required>
 <button id="change-btn" type="submit">Save and sign in</button></form>
@@ -30,8 +31,10 @@ async function sha256hex(s){const b=await crypto.subtle.digest('SHA-256',new Tex
 async function solve(){const c=await (await fetch('/api/auth/captcha',{credentials:'same-origin'})).json();for(let n=0;n<=c.maxnumber;n++){if(await sha256hex(c.salt+n)===c.challenge)return {algorithm:c.algorithm,challenge:c.challenge,salt:c.salt,signature:c.signature,number:n};}throw new Error('CAPTCHA failed');}
 function done(j){location.href=j.redirect;}
 function show(id){for(const f of ['f-login','f-otp','f-change'])$(f).hidden=f!==id;}
-$('f-login').onsubmit=async(e)=>{e.preventDefault();msg('Checking you are human…');try{const captcha=await solve();const j=await post('/api/auth/login',{email:$('email').value,password:$('password').value,captcha,trust_device:$('trust').checked});challengeId=j.challenge_id;$('otp-info').textContent='We sent a code by '+j.channel+'.';show('f-otp');msg('');}catch(err){msg(err.message)}};
-$('f-otp').onsubmit=async(e)=>{e.preventDefault();try{const j=await post('/api/auth/verify',{challenge_id:challengeId,code:$('code').value.trim(),return_to:returnTo});if(j.step==='change_password'){show('f-change');msg('');}else done(j);}catch(err){msg(err.message)}};
+$('f-login').onsubmit=async(e)=>{e.preventDefault();msg('Checking you are human…');try{const captcha=await solve();const j=await post('/api/auth/login',{email:$('email').value,password:$('password').value,captcha,trust_device:$('trust').checked});challengeId=j.challenge_id;const app=j.channel==='authenticator';$('otp-info').textContent=app?'Enter the code from your authenticator app.':'We sent a code by '+j.channel+'.';$('use-recovery').hidden=!app;show('f-otp');$('code').focus();msg('');}catch(err){msg(err.message)}};
+let recovery=false;
+$('use-recovery').onclick=(e)=>{e.preventDefault();recovery=true;$('code').hidden=true;$('code').required=false;$('recovery').hidden=false;$('recovery').required=true;$('use-recovery').hidden=true;$('otp-info').textContent='Enter one of your recovery codes. Each works once.';$('recovery').focus();};
+$('f-otp').onsubmit=async(e)=>{e.preventDefault();try{const factor=recovery?{recovery_code:$('recovery').value.trim()}:{code:$('code').value.trim()};const j=await post('/api/auth/verify',{challenge_id:challengeId,...factor,return_to:returnTo});if(j.step==='change_password'){show('f-change');msg('');}else done(j);}catch(err){msg(err.message)}};
 $('f-change').onsubmit=async(e)=>{e.preventDefault();try{done(await post('/api/auth/change-password',{challenge_id:challengeId,new_password:$('new-password').value,return_to:returnTo}));}catch(err){msg(err.message)}};
 </script></body></html>`;
 }

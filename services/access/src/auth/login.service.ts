@@ -11,7 +11,12 @@ import { complexityProblems, isExpired, reusesHistory } from './password-policy'
 import { insertDeviceToken, insertSession } from './session.repository';
 import * as throttle from './throttle.repository';
 import { newOtpCode, newToken, tokenHash } from './tokens';
+import { acceptedStep, openSecret, recoveryCodeHash } from './totp';
+import * as totp from './totp.repository';
 import * as users from './user.repository';
+
+/** The challenge channel of a user with an authenticator app: the code is not sent. */
+export const AUTHENTICATOR_CHANNEL = 'authenticator';
 
 export interface LoginDeps {
   db: AccessDb;
@@ -64,8 +69,27 @@ export async function startLogin(
   // A wrong password stays counted; a right one is given back.
   if (!user || !ok) throw unauthorized('Invalid e-mail or password');
   await throttle.refundAttempt(deps.db, keys, deps.config.ACCESS_MAX_FAILURES);
-  const code = newOtpCode();
   const id = newToken();
+  if (user.totp_enabled_at) {
+    // The code comes from the user's authenticator app: nothing is sent, and the challenge holds
+    // no code of its own (a random hash nothing can match).
+    await challenges.insertChallenge(deps.db, {
+      id: tokenHash(id),
+      userId: user.id,
+      codeHash: tokenHash(newToken()),
+      channel: AUTHENTICATOR_CHANNEL,
+      trustDevice: input.trust_device ?? false,
+      ip,
+      ttlSeconds: deps.config.ACCESS_OTP_TTL_SECONDS,
+    });
+    return {
+      step: 'otp' as const,
+      challenge_id: id,
+      channel: AUTHENTICATOR_CHANNEL,
+      expires_in: deps.config.ACCESS_OTP_TTL_SECONDS,
+    };
+  }
+  const code = newOtpCode();
   await challenges.insertChallenge(deps.db, {
     id: tokenHash(id),
     userId: user.id,
@@ -141,10 +165,38 @@ async function issue(
   return { sessionToken, deviceToken, email: user!.email };
 }
 
-/** Step 2: the one-time code. Then either a session, or a forced password change first. */
+/**
+ * Whether the second factor is right: the authenticator app's code (once per time step), a
+ * recovery code of a user with an authenticator (spent), or the code that was sent.
+ */
+async function secondFactorHolds(
+  deps: LoginDeps,
+  challenge: challenges.ChallengeRow,
+  user: users.UserRow,
+  input: { challenge_id: string; code?: string | undefined; recovery_code?: string | undefined },
+): Promise<boolean> {
+  if (input.recovery_code !== undefined)
+    return (
+      user.totp_enabled_at !== null &&
+      (await totp.spendRecoveryCode(deps.db, user.id, recoveryCodeHash(input.recovery_code)))
+    );
+  if (input.code === undefined) return false;
+  if (challenge.channel === AUTHENTICATOR_CHANNEL) {
+    const state = await totp.totpState(deps.db, user.id);
+    const secret = state?.totp_secret
+      ? openSecret(deps.config.ACCESS_TOTP_KEY, user.id, state.totp_secret)
+      : null;
+    if (!state || !secret) return false;
+    const step = await acceptedStep(secret, input.code, state.totp_last_step);
+    return step !== null && (await totp.claimStep(deps.db, user.id, step));
+  }
+  return safeEqual(tokenHash(`${input.challenge_id}:${input.code}`), challenge.code_hash);
+}
+
+/** Step 2: the second factor. Then either a session, or a forced password change first. */
 export async function verifyCode(
   deps: LoginDeps,
-  input: { challenge_id: string; code: string },
+  input: { challenge_id: string; code?: string | undefined; recovery_code?: string | undefined },
   ip: string,
   userAgent: string | undefined,
 ): Promise<
@@ -158,8 +210,10 @@ export async function verifyCode(
   // Five codes per challenge, counted before the check like the attempts above.
   if (!(await challenges.countCodeAttempt(deps.db, challenge.id, 5)))
     throw unauthorized('Too many wrong codes; start again');
-  if (!safeEqual(tokenHash(`${input.challenge_id}:${input.code}`), challenge.code_hash))
-    throw unauthorized('Wrong one-time code');
+  if (!(await secondFactorHolds(deps, challenge, user!, input)))
+    throw unauthorized(
+      input.recovery_code !== undefined ? 'Wrong or spent recovery code' : 'Wrong one-time code',
+    );
   // Signed in: the account starts afresh, and this attempt was no guess from the address.
   await throttle.clearFailures(deps.db, [keys[0]!]);
   await throttle.refundAttempt(deps.db, [keys[1]!], deps.config.ACCESS_MAX_FAILURES);
@@ -246,9 +300,28 @@ export async function changeOwnPassword(
   identity: { userId: number },
   currentPassword: string,
   newPassword: string,
+  ip: string,
 ): Promise<void> {
-  const user = await users.findUserById(deps.db, identity.userId);
-  if (!user || !(await verifyPassword(user.password_hash, currentPassword)))
-    throw unauthorized('Current password is wrong');
+  await confirmPassword(deps, identity.userId, currentPassword, ip);
   await changePassword(deps, identity.userId, newPassword);
+}
+
+/**
+ * A signed-in user proving it is them before a change to their credentials (a stolen session
+ * alone must not be enough). Wrong passwords count against the account and the address like
+ * login attempts.
+ */
+export async function confirmPassword(
+  deps: LoginDeps,
+  userId: number,
+  password: string,
+  ip: string,
+): Promise<users.UserRow> {
+  const user = await users.findUserById(deps.db, userId);
+  if (!user) throw unauthorized('Current password is wrong');
+  const keys = throttleKeys(user.email, ip);
+  await reserveAttempt(deps, keys);
+  if (!(await verifyPassword(user.password_hash, password))) throw unauthorized('Current password is wrong');
+  await throttle.refundAttempt(deps.db, keys, deps.config.ACCESS_MAX_FAILURES);
+  return user;
 }

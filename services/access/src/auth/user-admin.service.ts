@@ -7,6 +7,7 @@ import { createUser } from './login.service';
 import { ACCESS_ADMIN_ROLE } from './roles';
 import { type Identity, revokeAllOfUser } from './session.repository';
 import { complexityProblems } from './password-policy';
+import { disableTotp } from './totp.repository';
 import * as users from './user.repository';
 
 interface Deps {
@@ -89,4 +90,11 @@ export async function resetPassword(deps: Deps, id: number, password: string) {
     await revokeAllOfUser(trx, id);
   });
   await deps.identities.forgetUser(id);
+}
+
+/** An admin takes a user's authenticator app away (lost phone and codes): e-mailed codes again. */
+export async function removeAuthenticator(deps: Deps, id: number) {
+  if (!(await users.findUserById(deps.db, id))) throw notFound('No such user', { id });
+  const removed = await deps.db.transaction().execute((trx) => disableTotp(trx, id));
+  if (!removed) throw conflict('This user has no authenticator app', { id });
 }

@@ -11,6 +11,8 @@ export interface UserRow {
   must_change_password: boolean;
   disabled: boolean;
   created_at: Date;
+  /** Set while the user signs in with an authenticator app instead of an e-mailed code. */
+  totp_enabled_at: Date | null;
 }
 
 export const findUserByEmail = (db: Executor, email: string) =>
@@ -93,6 +95,7 @@ export const listedColumns = [
   'must_change_password',
   'password_changed_at',
   'created_at',
+  'totp_enabled_at',
 ] as const;
 
 export const listUsers = (db: Executor) =>

@@ -17,6 +17,8 @@ const user = z.object({
   must_change_password: z.boolean(),
   password_changed_at: z.date(),
   created_at: z.date(),
+  /** Set while the user signs in with an authenticator app. */
+  totp_enabled_at: z.date().nullable(),
 });
 const roles = z.array(z.enum(knownRoles)).max(knownRoles.length);
 const tenantId = z.string().max(50).nullable();
@@ -85,6 +87,15 @@ export async function usersRoutes(
     },
     async (request) => {
       await admin.resetPassword(deps, request.params.id, request.body.password);
+      return { ok: true as const };
+    },
+  );
+  // A user who lost both the phone and the recovery codes: back to the e-mailed code.
+  app.delete(
+    '/api/admin/users/:id/totp',
+    { preHandler, schema: { params: byId, response: { 200: z.object({ ok: z.literal(true) }) } } },
+    async (request) => {
+      await admin.removeAuthenticator(deps, request.params.id);
       return { ok: true as const };
     },
   );

@@ -17,7 +17,7 @@ export function licensesPage(opts: {
 <style>body{font:14px/1.4 system-ui,sans-serif;margin:0;display:grid;grid-template-columns:16rem 1fr;min-height:100vh;color:#1d2433}
 nav{background:#1d2433;color:#fff;padding:1rem}nav button{display:flex;justify-content:space-between;width:100%;background:none;border:0;color:inherit;padding:.4rem;font:inherit;cursor:pointer;border-radius:4px}nav button.active{background:#3a4660}
 main{padding:1rem 2rem}section{margin-bottom:1rem}h2{font-size:1rem;margin:.8rem 0 .3rem}label{display:inline-flex;gap:.3rem;width:15rem;padding:.15rem 0}table{border-collapse:collapse}td,th{border-bottom:1px solid #ddd;padding:.2rem .6rem;text-align:left}#msg{color:#b00020}</style></head>
-<body><nav><div>Signed in as <b id="who"></b></div><h3>Tenants</h3><div id="tenants"></div></nav>
+<body><nav><div>Signed in as <b id="who"></b> · <a href="/account/security">Sign-in security</a></div><h3>Tenants</h3><div id="tenants"></div></nav>
 <main><h1 id="title">Feature licenses</h1><p id="summary"></p><p id="msg" role="alert"></p>
 <div id="actions" hidden><select id="clone-source"></select> <button id="clone-btn">Clone from selected tenant</button></div>
 <div id="groups"></div><h2>Last 20 changes</h2><table><thead><tr><th>When</th><th>Feature</th><th>Change</th><th>By</th><th>Reason</th></tr></thead><tbody id="audit"></tbody></table></main>

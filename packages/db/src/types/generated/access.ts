@@ -62,6 +62,13 @@ export interface AccessPasswordHistory {
   user_id: number;
 }
 
+export interface AccessRecoveryCodes {
+  code_hash: string;
+  created_at: Generated<Timestamp>;
+  used_at: Timestamp | null;
+  user_id: number;
+}
+
 export interface AccessSessions {
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;
@@ -92,6 +99,11 @@ export interface AccessUsers {
   password_hash: string;
   roles: Generated<string[]>;
   tenant_id: string | null;
+  totp_enabled_at: Timestamp | null;
+  totp_last_step: number | null;
+  totp_pending_expires_at: Timestamp | null;
+  totp_pending_secret: string | null;
+  totp_secret: string | null;
 }
 
 export interface TenantLicenseAudit {
@@ -134,6 +146,7 @@ export interface DB {
   access_login_challenges: AccessLoginChallenges;
   access_login_tickets: AccessLoginTickets;
   access_password_history: AccessPasswordHistory;
+  access_recovery_codes: AccessRecoveryCodes;
   access_sessions: AccessSessions;
   access_throttle: AccessThrottle;
   access_users: AccessUsers;
