@@ -73,6 +73,42 @@ describe('sign-in security page and the authenticator login, in a real browser t
     await Promise.all([page.waitForNavigation(), page.click('#otp-btn')]);
   }
 
+  it('solves the CAPTCHA in the ALTCHA widget, again after a wrong password', async () => {
+    const page = await (await browser.createBrowserContext()).newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(String(err)));
+    const captchas: number[] = [];
+    const assets: Record<string, string | undefined> = {};
+    page.on('response', (r) => {
+      if (r.url().endsWith('/api/auth/captcha')) captchas.push(r.status());
+      if (r.url().includes('/assets/altcha-')) assets[r.url()] = r.headers()['cache-control'];
+    });
+    await page.goto(`${base}/login`);
+    const widgetUrl = await page.$eval('script[type=module]', (e) => (e as HTMLScriptElement).src);
+    expect(widgetUrl).toMatch(/\/assets\/altcha-[0-9a-f]{16}\.js$/);
+    // The widget solves on load: its own checkbox shows the verified state.
+    await page.waitForFunction(
+      () =>
+        (document.getElementById('captcha') as unknown as { getState(): string }).getState() === 'verified',
+    );
+    await shot(page, 'login-captcha-verified');
+
+    await page.type('#email', USER.email);
+    await page.type('#password', 'Wrong-Password-1!');
+    await page.click('#login-btn');
+    await page.waitForFunction(
+      () => document.getElementById('msg')!.textContent === 'Invalid e-mail or password',
+    );
+    await page.$eval('#password', (e) => ((e as HTMLInputElement).value = ''));
+    await page.type('#password', USER.password);
+    await page.click('#login-btn');
+    await page.waitForSelector('#f-otp:not([hidden])');
+    // One challenge on load, and a fresh one after each spent solution.
+    expect(captchas.filter((s) => s === 200).length).toBeGreaterThanOrEqual(2);
+    expect(assets[widgetUrl]).toBe('public, max-age=31536000, immutable');
+    expect(errors).toEqual([]);
+  });
+
   it('sets up an authenticator app, signs in with its code and with a recovery code', async () => {
     const context = await browser.createBrowserContext();
     const page = await context.newPage();

@@ -9,6 +9,7 @@ import { safeReturnUrl } from '../forward-auth/return-url';
 import { CALLBACK_PATH } from '../forward-auth/validate.handler';
 import { cookieCovers, issueLoginTicket } from './login-ticket.service';
 import { captchaSolution, createChallenge } from './captcha';
+import { captchaWidget, captchaWidgetRoute } from './captcha-widget';
 import { ensureCsrfToken, isHttps, requireRole, requireSession } from './guards';
 import { loginPage } from './login-page';
 import * as login from './login.service';
@@ -84,6 +85,9 @@ export async function authRoutes(app: AccessApp, deps: Deps) {
     return { step: 'done' as const, redirect, email: issued.email };
   };
 
+  const widget = captchaWidget();
+  captchaWidgetRoute(app, widget);
+
   app.get(
     '/login',
     { schema: { querystring: z.object({ rd: z.string().optional() }) } },
@@ -93,7 +97,7 @@ export async function authRoutes(app: AccessApp, deps: Deps) {
       return reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
-        .send(loginPage({ csrf, returnTo }));
+        .send(loginPage({ csrf, returnTo, captchaWidgetUrl: widget.url }));
     },
   );
 
