@@ -1,6 +1,8 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import type { CommerceDatabase } from './types';
 
-type Db = Kysely<any> | Transaction<any>;
+/** A tenant's commerce database, or a transaction on it. */
+type Db = Kysely<CommerceDatabase>;
 
 /** What a verified admin or customer JWT claims, as the revocation check needs it. */
 export interface ActorTokenFacts {
@@ -19,23 +21,31 @@ export interface ActorTokenFacts {
  */
 export async function actorTokenValid(db: Db, t: ActorTokenFacts): Promise<boolean> {
   const linkKey = t.actorType === 'user' ? 'user_id' : 'customer_id';
-  let query = db
+  const query = db
     .selectFrom('auth_identity as a')
     .leftJoin('auth_token_revocation as r', 'r.auth_identity_id', 'a.id')
     .select(sql<number>`1`.as('ok'))
     .where('a.id', '=', t.authIdentityId)
     .where('a.deleted_at', 'is', null)
     .where((eb) => eb.or([eb('r.not_before', 'is', null), eb('r.not_before', '<=', t.issuedAt)]));
-  // A registration token (actor_id '') names no actor yet: the identity and revocation suffice.
-  if (t.actorId !== '') {
-    const table = t.actorType === 'user' ? 'user' : 'customer';
-    query = query
-      .innerJoin(`${table} as actor`, (join) =>
-        join.on('actor.id', '=', t.actorId).on('actor.deleted_at', 'is', null),
-      )
-      .where(sql<boolean>`a.app_metadata->>${linkKey} = ${t.actorId}`);
-  }
-  return (await query.executeTakeFirst()) !== undefined;
+  const linked = sql<boolean>`a.app_metadata->>${linkKey} = ${t.actorId}`;
+  // The two actor tables are spelt out: a join over a union of table names does not type-check.
+  const checked =
+    // A registration token (actor_id '') names no actor yet: the identity and revocation suffice.
+    t.actorId === ''
+      ? query
+      : t.actorType === 'user'
+        ? query
+            .innerJoin('user as actor', (join) =>
+              join.on('actor.id', '=', t.actorId).on('actor.deleted_at', 'is', null),
+            )
+            .where(linked)
+        : query
+            .innerJoin('customer as actor', (join) =>
+              join.on('actor.id', '=', t.actorId).on('actor.deleted_at', 'is', null),
+            )
+            .where(linked);
+  return (await checked.executeTakeFirst()) !== undefined;
 }
 
 /**

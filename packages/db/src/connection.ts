@@ -69,14 +69,14 @@ const pools = new WeakMap<object, pg.Pool>();
  * bound to that client alone, so raw driver features that Kysely does not wrap (COPY streams)
  * can share a transaction with ordinary queries: `conn.transaction()` runs on the same client.
  */
-export async function withPgClient<T>(
-  db: Kysely<any>,
-  fn: (client: pg.PoolClient, conn: Kysely<any>) => Promise<T>,
+export async function withPgClient<DB, T>(
+  db: Kysely<DB>,
+  fn: (client: pg.PoolClient, conn: Kysely<DB>) => Promise<T>,
 ): Promise<T> {
   const pool = pools.get(db);
   if (!pool) throw new Error('withPgClient needs a database made by createPgDb');
   const client = await pool.connect();
-  const conn = new Kysely<any>({
+  const conn = new Kysely<DB>({
     dialect: new PostgresDialect({
       pool: {
         connect: async () => ({ query: client.query.bind(client) as any, release: () => {} }),

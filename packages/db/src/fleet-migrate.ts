@@ -15,6 +15,7 @@ import { createMysqlDb, createPgDb } from './connection';
 import { migrateToLatest } from './migrate';
 import { ensureMysqlDatabase, ensurePgDatabase, migrateTenantDatabases } from './provision';
 import { TenantRegistry } from './registry';
+import type { ControlDatabase } from './types';
 
 export async function migrateFleet(
   log: (line: string) => void = console.log,
@@ -57,7 +58,7 @@ export async function migrateFleet(
     await portal.destroy();
   }
 
-  const control = createPgDb({ ...server, database: e.CONTROL_DB }, { max: 2 });
+  const control = createPgDb<ControlDatabase>({ ...server, database: e.CONTROL_DB }, { max: 2 });
   try {
     const registry = new TenantRegistry(control);
     for (const tenant of await registry.list()) {

@@ -36,7 +36,7 @@ class StaticProvider implements MigrationProvider {
 }
 
 /** Applies every pending migration of `kind`; a second run is a no-op. Throws on the first failure. */
-export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Promise<string[]> {
+export async function migrateToLatest<DB>(db: Kysely<DB>, kind: DatabaseKind): Promise<string[]> {
   const migrator = new Migrator({
     db,
     provider: new StaticProvider(byKind[kind]),

@@ -42,7 +42,7 @@ export async function dropPgDatabase(server: PgServer, name: string): Promise<vo
   }
 }
 
-export async function ensureMysqlDatabase(db: Kysely<any>, name: string): Promise<void> {
+export async function ensureMysqlDatabase<DB>(db: Kysely<DB>, name: string): Promise<void> {
   assertIdentifier(name);
   await sql`CREATE DATABASE IF NOT EXISTS ${sql.id(name)} CHARACTER SET utf8mb4`.execute(db);
 }

@@ -25,9 +25,6 @@ export interface TenantRecord {
   storeBaseUrl: string | null;
 }
 
-/** The control database, as its migrations leave it (generated). */
-type ControlDb = ControlDatabase;
-
 /**
  * The control-plane list of tenants. It is the only list: services resolve hosts through it and
  * workers fan out over it, so adding a tenant is one insert, not an edit in every service.
@@ -38,13 +35,9 @@ export class TenantRegistry {
   private loading: Promise<TenantRecord[]> | undefined;
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly control: Kysely<ControlDatabase>,
     private readonly ttlMs = 5_000,
   ) {}
-
-  private get control() {
-    return this.db as Kysely<ControlDb>;
-  }
 
   async list(): Promise<TenantRecord[]> {
     if (this.cache && Date.now() - this.cache.at < this.ttlMs) return this.cache.tenants;

@@ -8,7 +8,9 @@ import type { DbLocation, TenantRecord } from './registry';
  * registry row does not name one (APLT_DB_* / SYNC_DB_* in the spec's terms).
  */
 export class TenantDatabases {
-  private readonly pools = new Map<string, Kysely<any>>();
+  // One pool serves whichever table types its caller names: the kind is known here, its tables
+  // are the caller's business (see aplt() and commerce()).
+  private readonly pools = new Map<string, Kysely<unknown>>();
 
   constructor(
     private readonly defaults: { commerce: PgServer; aplt: PgServer },
@@ -23,7 +25,7 @@ export class TenantDatabases {
     return this.pool('commerce', tenant.commerceDb) as Kysely<DB>;
   }
 
-  private pool(kind: 'aplt' | 'commerce', loc: DbLocation): Kysely<any> {
+  private pool(kind: 'aplt' | 'commerce', loc: DbLocation): Kysely<unknown> {
     const d = this.defaults[kind];
     const address = {
       host: loc.host ?? d.host,
@@ -35,7 +37,7 @@ export class TenantDatabases {
     const key = `${address.user}@${address.host}:${address.port}/${address.database}`;
     let db = this.pools.get(key);
     if (!db) {
-      db = createPgDb(address, {
+      db = createPgDb<unknown>(address, {
         max: this.opts.poolMax ?? 4,
         applicationName: this.opts.applicationName ?? 'aplt',
       });

@@ -1,8 +1,16 @@
 import { apltDbEnv, loadEnv, pgAddressFromEnv, pgEnv, tenantServersFromEnv } from '@aplt/config';
-import { createPgDb, type Kysely, type PgServer, sql, TenantDatabases, TenantRegistry } from '@aplt/db';
+import {
+  type ControlDatabase,
+  createPgDb,
+  type Kysely,
+  type PgServer,
+  sql,
+  TenantDatabases,
+  TenantRegistry,
+} from '@aplt/db';
 
 export interface TenantContext {
-  control: Kysely<any>;
+  control: Kysely<ControlDatabase>;
   registry: TenantRegistry;
   databases: TenantDatabases;
   close(): Promise<void>;
@@ -26,7 +34,7 @@ export function tenantContextFromEnv(
   const e = loadEnv({ ...pgEnv, ...apltDbEnv }, source);
   const server = pgAddressFromEnv(e);
   const defaults = tenantServersFromEnv(e);
-  const control = createPgDb({ ...server, database: e.CONTROL_DB }, { max: 2 });
+  const control = createPgDb<ControlDatabase>({ ...server, database: e.CONTROL_DB }, { max: 2 });
   const databases = new TenantDatabases(
     {
       commerce: overrides.commerce ?? defaults.commerce,
@@ -45,6 +53,6 @@ export function tenantContextFromEnv(
   };
 }
 
-export async function pingPg(db: Kysely<any>): Promise<void> {
+export async function pingPg<DB>(db: Kysely<DB>): Promise<void> {
   await sql`select 1`.execute(db);
 }

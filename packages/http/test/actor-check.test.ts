@@ -1,4 +1,4 @@
-import { type Kysely, newId, revokeTokensBefore, sql } from '@aplt/db';
+import { type CommerceDatabase, type Kysely, newId, revokeTokensBefore, sql } from '@aplt/db';
 import { allFeaturesClient } from '@aplt/licensing';
 import { createTestFleet, freePort, type TestFleet, testSecrets, viaProxy } from '@aplt/testing';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -21,7 +21,7 @@ const secrets = testSecrets();
 const key = tenantJwtSecret(secrets.JWT_SECRET, 'acme');
 
 /** An actor row and the auth identity linking to it, as Medusa keeps them. */
-async function seedActor(db: Kysely<any>, type: 'user' | 'customer') {
+async function seedActor(db: Kysely<CommerceDatabase>, type: 'user' | 'customer') {
   const actorId = newId(type === 'user' ? 'user' : 'cus');
   const authIdentityId = newId('authid');
   await db
@@ -58,12 +58,12 @@ const tokenFor = (
 /** requireActor with the actor check bootTenantService installs in every tenant backend. */
 describe('requireActor with the commerce actor check', () => {
   let fleet: TestFleet;
-  let db: Kysely<any>;
+  let db: Kysely<CommerceDatabase>;
   let app: Awaited<ReturnType<typeof createApp>>;
 
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'acme' }]);
-    db = fleet.databases.commerce((await fleet.registry.get('acme'))!);
+    db = fleet.databases.commerce<CommerceDatabase>((await fleet.registry.get('acme'))!);
     app = await createApp({
       name: 'actor-check-test',
       logLevel: 'silent',

@@ -1,5 +1,7 @@
 import { ConfigError } from '@aplt/config';
 import {
+  type ApltDatabase,
+  type CommerceDatabase,
   createPgDb,
   dropPgDatabase,
   type Kysely,
@@ -12,7 +14,7 @@ import { createTestFleet, type TestFleet, testServers, uniqueName } from '@aplt/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantContextFromEnv } from '../src/tenant-context';
 
-const userOf = async (db: Kysely<any>) =>
+const userOf = async <DB>(db: Kysely<DB>) =>
   (await sql<{ u: string }>`select current_user as u`.execute(db)).rows[0]!.u;
 
 /**
@@ -22,14 +24,14 @@ const userOf = async (db: Kysely<any>) =>
  */
 describe('APLT_DB_*: where tenant aplt databases live when the registry names no server', () => {
   let fleet: TestFleet;
-  let admin: Kysely<any>;
+  let admin: Kysely<unknown>;
   const role = uniqueName('aplt_role').toLowerCase();
   const prefix = `${uniqueName('p').toLowerCase()}_`;
   const created: string[] = [];
 
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'acme' }]);
-    admin = createPgDb({ ...testServers().pg, database: 'postgres' }, { max: 1 });
+    admin = createPgDb<unknown>({ ...testServers().pg, database: 'postgres' }, { max: 1 });
     await sql.raw(`CREATE ROLE "${role}" LOGIN CREATEDB`).execute(admin);
   });
   afterAll(async () => {
@@ -46,15 +48,15 @@ describe('APLT_DB_*: where tenant aplt databases live when the registry names no
     const ctx = tenantContextFromEnv({}, { ...fleet.env, APLT_DB_USER: role });
     try {
       const acme = (await ctx.registry.get('acme'))!;
-      expect(await userOf(ctx.databases.aplt(acme))).toBe(role);
-      expect(await userOf(ctx.databases.commerce(acme))).toBe(testServers().pg.user);
+      expect(await userOf(ctx.databases.aplt<ApltDatabase>(acme))).toBe(role);
+      expect(await userOf(ctx.databases.commerce<CommerceDatabase>(acme))).toBe(testServers().pg.user);
     } finally {
       await ctx.close();
     }
     const plain = tenantContextFromEnv({}, fleet.env);
     try {
       const acme = (await plain.registry.get('acme'))!;
-      expect(await userOf(plain.databases.aplt(acme))).toBe(testServers().pg.user);
+      expect(await userOf(plain.databases.aplt<ApltDatabase>(acme))).toBe(testServers().pg.user);
     } finally {
       await plain.close();
     }
@@ -92,10 +94,10 @@ describe('APLT_DB_*: where tenant aplt databases live when the registry names no
     const ctx = tenantContextFromEnv({}, { ...fleet.env, APLT_DB_USER: role });
     try {
       const n = await sql<{ n: number }>`select count(*)::int as n from aplt_settings`.execute(
-        ctx.databases.aplt(beta),
+        ctx.databases.aplt<ApltDatabase>(beta),
       );
       expect(n.rows[0]!.n).toBeGreaterThanOrEqual(0);
-      expect(await userOf(ctx.databases.aplt(beta))).toBe(role);
+      expect(await userOf(ctx.databases.aplt<ApltDatabase>(beta))).toBe(role);
     } finally {
       await ctx.close();
       await registry.remove('beta');

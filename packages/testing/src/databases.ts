@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import {
+  type AccessDatabase,
+  type ApltDatabase,
+  type CommerceDatabase,
+  type ControlDatabase,
   createMysqlDb,
   createPgDb,
   type DatabaseKind,
@@ -10,11 +14,20 @@ import {
   migrateToLatest,
   migrationFingerprint,
   type PgAddress,
+  type PortalDatabase,
   sql,
 } from '@aplt/db';
 import { testRunId, testServers } from './servers';
 
 export type PgKind = Exclude<DatabaseKind, 'portal'>;
+
+/** The generated tables of each kind of Postgres database. */
+export interface PgKindTables {
+  control: ControlDatabase;
+  access: AccessDatabase;
+  commerce: CommerceDatabase;
+  aplt: ApltDatabase;
+}
 
 /** Template databases are keyed by the migrations' content, so a changed migration gets a new one. */
 export function templateName(kind: PgKind): string {
@@ -25,10 +38,14 @@ export function uniqueName(label: string): string {
   return `${testRunId()}_${label}_${randomBytes(3).toString('hex')}`.slice(0, 63);
 }
 
-export interface TestPgDatabase {
+/**
+ * `DB` is the database's tables, as createTestPgDatabase gives them (PgKindTables). It defaults to
+ * any only for tests whose code under test is not typed yet (documents, catalog).
+ */
+export interface TestPgDatabase<DB = any> {
   name: string;
   address: PgAddress;
-  db: Kysely<any>;
+  db: Kysely<DB>;
   drop(): Promise<void>;
 }
 
@@ -47,12 +64,15 @@ async function cloneWithRetry(server: TestServerPg, name: string, template: stri
 type TestServerPg = ReturnType<typeof testServers>['pg'];
 
 /** A fresh, migrated database of `kind`, cloned from the run's template; drop() removes it. */
-export async function createTestPgDatabase(kind: PgKind, label: string = kind): Promise<TestPgDatabase> {
+export async function createTestPgDatabase<K extends PgKind>(
+  kind: K,
+  label: string = kind,
+): Promise<TestPgDatabase<PgKindTables[K]>> {
   const { pg } = testServers();
   const name = uniqueName(label);
   await cloneWithRetry(pg, name, templateName(kind));
   const address = { ...pg, database: name };
-  const db = createPgDb(address, { max: 5, applicationName: 'test' });
+  const db = createPgDb<PgKindTables[K]>(address, { max: 5, applicationName: 'test' });
   return {
     name,
     address,
@@ -66,7 +86,7 @@ export async function createTestPgDatabase(kind: PgKind, label: string = kind): 
 
 export interface TestMysqlDatabase {
   name: string;
-  db: Kysely<any>;
+  db: Kysely<PortalDatabase>;
   drop(): Promise<void>;
 }
 
@@ -79,7 +99,7 @@ export async function createTestMysqlDatabase(): Promise<TestMysqlDatabase> {
   } finally {
     await admin.destroy();
   }
-  const db = createMysqlDb({ ...mysql, database: name }, { max: 5 });
+  const db = createMysqlDb<PortalDatabase>({ ...mysql, database: name }, { max: 5 });
   await migrateToLatest(db, 'portal');
   return {
     name,

@@ -4,6 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { generateSecrets } from '@aplt/config';
 import {
+  type CommerceDatabase,
+  type ControlDatabase,
   createPgDb,
   dropPgDatabase,
   ensurePgDatabase,
@@ -56,10 +58,10 @@ export async function authFixture(tenantCount: number, password: string) {
     commerce: Array.from({ length: tenantCount }, (_, i) => `${tag}_c${i}`),
   };
   await ensurePgDatabase(pg, names.control);
-  const control = createPgDb({ ...pg, database: names.control }, { max: 2 });
+  const control = createPgDb<ControlDatabase>({ ...pg, database: names.control }, { max: 2 });
   await migrateToLatest(control, 'control');
   await ensurePgDatabase(pg, names.commerce[0]!);
-  const first = createPgDb({ ...pg, database: names.commerce[0]! }, { max: 1 });
+  const first = createPgDb<CommerceDatabase>({ ...pg, database: names.commerce[0]! }, { max: 1 });
   await migrateToLatest(first, 'commerce');
   await first.destroy();
   for (const n of names.commerce.slice(1)) await ensurePgDatabase(pg, n, names.commerce[0]);
@@ -77,7 +79,7 @@ export async function authFixture(tenantCount: number, password: string) {
       commerceDb: { database: names.commerce[i]! },
       apltDb: { database: names.commerce[i]! },
     });
-    await seedAdmin(databases.commerce((await registry.get(id))!), hash);
+    await seedAdmin(databases.commerce<CommerceDatabase>((await registry.get(id))!), hash);
   }
   const app = await buildApp(
     { registry, databases, licenses: allFeaturesClient },
@@ -113,7 +115,7 @@ export async function authFixture(tenantCount: number, password: string) {
   };
 }
 
-async function seedAdmin(db: Kysely<any>, hash: string): Promise<void> {
+async function seedAdmin(db: Kysely<CommerceDatabase>, hash: string): Promise<void> {
   const userId = newId('user');
   const authId = newId('authid');
   await db.insertInto('user').values({ id: userId, email: EMAIL }).execute();
@@ -158,7 +160,7 @@ export async function resetTokenFor(
     { entity_id: EMAIL, provider: 'emailpass', actor_type: 'user' },
     900,
   );
-  await insertResetToken(databases.commerce(tenant), {
+  await insertResetToken(databases.commerce<CommerceDatabase>(tenant), {
     jti,
     entityId: EMAIL,
     provider: 'emailpass',

@@ -1,3 +1,4 @@
+import type { CommerceDatabase } from '@aplt/db';
 import { signActorToken, tenantJwtSecret } from '@aplt/http';
 import { allFeaturesClient } from '@aplt/licensing';
 import { MEDUSA_HASH_PREFIX } from '@aplt/passwords';
@@ -133,7 +134,7 @@ describe('admin authentication (Medusa v2 emailpass)', () => {
   });
 
   it('verifies hashes made by scrypt-kdf itself, and scrypt-kdf verifies ours', async () => {
-    const db = fleet.databases.commerce((await fleet.registry.get('gamma'))!);
+    const db = fleet.databases.commerce<CommerceDatabase>((await fleet.registry.get('gamma'))!);
     const foreign = Buffer.from(await Scrypt.kdf('Foreign-Hash-42', { logN: 15, r: 8, p: 1 })).toString(
       'base64',
     );
@@ -145,7 +146,7 @@ describe('admin authentication (Medusa v2 emailpass)', () => {
     expect((await login('gamma.localhost', 'Foreign-Hash-42')).statusCode).toBe(200);
 
     const ours = await storedHash(
-      fleet.databases.commerce((await fleet.registry.get('acme'))!),
+      fleet.databases.commerce<CommerceDatabase>((await fleet.registry.get('acme'))!),
       demoAdmin.email,
     );
     expect(ours.startsWith(MEDUSA_HASH_PREFIX)).toBe(true);
@@ -211,7 +212,7 @@ describe('admin authentication (Medusa v2 emailpass)', () => {
     expect(ok.headers['x-password-sync-run']).toMatch(/^psync_/);
 
     const hash = await storedHash(
-      fleet.databases.commerce((await fleet.registry.get('beta'))!),
+      fleet.databases.commerce<CommerceDatabase>((await fleet.registry.get('beta'))!),
       demoAdmin.email,
     );
     expect(hash.startsWith('c2NyeXB0AA8AAAAI')).toBe(true);

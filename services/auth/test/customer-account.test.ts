@@ -1,4 +1,4 @@
-import { sql } from '@aplt/db';
+import { type ApltDatabase, type CommerceDatabase, type Kysely, sql } from '@aplt/db';
 import { allFeaturesClient } from '@aplt/licensing';
 import { createRedis, QueueClient } from '@aplt/queue';
 import {
@@ -43,8 +43,8 @@ describe('storefront account: profile, avatar, deletion with delayed anonymisati
   let sink: SmtpSink;
   let app: Awaited<ReturnType<typeof buildApp>>;
   let queue: QueueClient;
-  const commerce = () => fleet.tenantDbs.get('shop')!.commerce.db;
-  const aplt = () => fleet.tenantDbs.get('shop')!.aplt.db;
+  const commerce = (): Kysely<CommerceDatabase> => fleet.tenantDbs.get('shop')!.commerce.db;
+  const aplt = (): Kysely<ApltDatabase> => fleet.tenantDbs.get('shop')!.aplt.db;
 
   const call = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, token?: string, payload?: object) =>
     app.inject({
@@ -392,7 +392,7 @@ describe('storefront account: profile, avatar, deletion with delayed anonymisati
       company_name: null,
     });
     expect(gone.anonymised_at).not.toBeNull();
-    expect(Object.keys(gone.metadata)).toEqual(['anonymised_at']);
+    expect(Object.keys(gone.metadata ?? {})).toEqual(['anonymised_at']);
     expect(
       await commerce()
         .selectFrom('customer_avatar')

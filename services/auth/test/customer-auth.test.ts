@@ -1,3 +1,4 @@
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { allFeaturesClient } from '@aplt/licensing';
 import {
   createTestFleet,
@@ -28,6 +29,7 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
   let sink: SmtpSink;
   let app: Awaited<ReturnType<typeof buildApp>>;
   let recoveryCodes: string[] = [];
+  const shopAplt = (): Kysely<ApltDatabase> => fleet.tenantDbs.get('shop')!.aplt.db;
 
   const post = (url: string, payload?: object, headers: Record<string, string> = {}) =>
     app.inject({ method: 'POST', url, payload, headers: { ...viaProxy(HOST), ...headers } });
@@ -184,11 +186,7 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
     expect(recoveryCodes).toHaveLength(8);
     expect(new Set(recoveryCodes).size).toBe(8);
     expect((await post('/store/customer/2fa', { enabled: true }, asCustomer)).statusCode).toBe(409);
-    const stored = await fleet.tenantDbs
-      .get('shop')!
-      .aplt.db.selectFrom('aplt_customer_2fa')
-      .selectAll()
-      .executeTakeFirstOrThrow();
+    const stored = await shopAplt().selectFrom('aplt_customer_2fa').selectAll().executeTakeFirstOrThrow();
     expect(stored.recovery_codes).toHaveLength(8);
     for (const code of recoveryCodes) expect(JSON.stringify(stored.recovery_codes)).not.toContain(code);
 
@@ -247,7 +245,7 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
 
   it('turns 2FA off only with the password', async () => {
     // Attempts are per e-mail; clear this window's failures so the recovery login can proceed.
-    await fleet.tenantDbs.get('shop')!.aplt.db.deleteFrom('aplt_otp_attempts').execute();
+    await shopAplt().deleteFrom('aplt_otp_attempts').execute();
     const first = await login();
     const pending = { authorization: `Bearer ${first.json().otp_token}` };
     const done = await post('/store/auth/otp', { email: EMAIL, recovery_code: recoveryCodes[2]! }, pending);
@@ -367,9 +365,8 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
     seen = countTo(plain);
     await post('/store/customers/verify-email/resend', { email: plain, lang: 'en' });
     expect((await mailTo(plain, seen)).parsed.subject).toBe('shop: confirm your e-mail address');
-    await fleet.tenantDbs
-      .get('shop')!
-      .aplt.db.insertInto('aplt_brands')
+    await shopAplt()
+      .insertInto('aplt_brands')
       .values({ code: 'shop', name: 'Shop', is_default: true, default_language: 'de' })
       .execute();
     seen = countTo(plain);

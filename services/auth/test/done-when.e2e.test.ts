@@ -13,7 +13,7 @@ import {
   type TestProxy,
   type TestRedis,
 } from '@aplt/testing';
-import { sql } from '@aplt/db';
+import { type CommerceDatabase, sql } from '@aplt/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoAdmin, demoTenants } from '../../../deploy/fleet/seeds/demo-tenants';
 import { buildApp } from '../src/app';
@@ -67,7 +67,7 @@ describe('done when: reset on one tenant, the new password works on all 11 throu
     });
   const userIdOf = async (id: string) => {
     const row = await fleet.databases
-      .commerce((await fleet.registry.get(id))!)
+      .commerce<CommerceDatabase>((await fleet.registry.get(id))!)
       .selectFrom('auth_identity')
       .select(sql<string>`app_metadata->>'user_id'`.as('user_id'))
       .executeTakeFirstOrThrow();

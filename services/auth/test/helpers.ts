@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely, TenantDatabases, TenantRegistry } from '@aplt/db';
+import type { CommerceDatabase, Kysely, TenantDatabases, TenantRegistry } from '@aplt/db';
 import { newId, sql } from '@aplt/db';
 import type { ReceivedMail, SmtpSink, TestFleet, TestRedis } from '@aplt/testing';
 import { testSecrets } from '@aplt/testing';
@@ -82,7 +82,7 @@ export function linkIn(mail: ReceivedMail, pattern: RegExp): string {
   return m[0];
 }
 
-export async function storedHash(db: Kysely<any>, email: string): Promise<string> {
+export async function storedHash(db: Kysely<CommerceDatabase>, email: string): Promise<string> {
   const row = await db
     .selectFrom('provider_identity')
     .select(sql<string>`provider_metadata->>'password'`.as('hash'))

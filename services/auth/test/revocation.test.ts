@@ -1,4 +1,4 @@
-import { sql } from '@aplt/db';
+import { type CommerceDatabase, sql } from '@aplt/db';
 import { allFeaturesClient } from '@aplt/licensing';
 import { buildApp as buildSyncApp } from '@aplt/service-password-sync/app';
 import { loadConfig as syncConfig } from '@aplt/service-password-sync/config';
@@ -287,7 +287,7 @@ describe('password reset revokes, reset links are single and registry-based, del
     } finally {
       errors.mockRestore();
     }
-    const delta = fleet.databases.commerce((await fleet.registry.get('delta'))!);
+    const delta = fleet.databases.commerce<CommerceDatabase>((await fleet.registry.get('delta'))!);
     const tokens = await delta
       .selectFrom('auth_reset_token')
       .select(sql<number>`count(*)::int`.as('n'))
@@ -300,7 +300,7 @@ describe('password reset revokes, reset links are single and registry-based, del
     const customer = (await customerLogin('gamma.localhost', CUSTOMER_PASSWORD)).json().token as string;
     expect((await adminRoute('gamma.localhost', bearer(admin))).statusCode).toBe(200);
     expect((await customerRoute('gamma.localhost', bearer(customer))).statusCode).toBe(200);
-    const gamma = fleet.databases.commerce((await fleet.registry.get('gamma'))!);
+    const gamma = fleet.databases.commerce<CommerceDatabase>((await fleet.registry.get('gamma'))!);
 
     // Soft delete (Medusa sets deleted_at).
     await gamma

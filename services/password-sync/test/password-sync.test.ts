@@ -1,4 +1,4 @@
-import { dropPgDatabase, ensurePgDatabase, type Kysely, newId, sql } from '@aplt/db';
+import { type CommerceDatabase, dropPgDatabase, ensurePgDatabase, type Kysely, newId, sql } from '@aplt/db';
 import { signActorToken, tenantJwtSecret } from '@aplt/http';
 import { allFeaturesClient } from '@aplt/licensing';
 import { hashPassword } from '@aplt/passwords';
@@ -26,7 +26,7 @@ const secrets = testSecrets();
 /** Each tenant's auth identity of the admin (each tenant has its own). */
 const authIds = new Map<string, string>();
 
-async function seedIdentity(db: Kysely<any>, userId: string, hash: string): Promise<void> {
+async function seedIdentity(db: Kysely<CommerceDatabase>, userId: string, hash: string): Promise<void> {
   const authId = newId('authid');
   authIds.set(userId.replace(/^user_/, ''), authId);
   await db.insertInto('user').values({ id: userId, email: EMAIL }).execute();
@@ -46,7 +46,7 @@ async function seedIdentity(db: Kysely<any>, userId: string, hash: string): Prom
     .execute();
 }
 
-async function identityRow(db: Kysely<any>) {
+async function identityRow(db: Kysely<CommerceDatabase>) {
   return db
     .selectFrom('provider_identity as p')
     .innerJoin('auth_identity as a', 'a.id', 'p.auth_identity_id')
@@ -78,6 +78,7 @@ describe('password sync across 11 tenant databases, one unreachable', () => {
     error: (_o: unknown, msg?: string) => void lines.push(`error ${msg ?? ''}`),
   };
   let fleet: TestFleet;
+  const commerceOf = (id: string): Kysely<CommerceDatabase> => fleet.tenantDbs.get(id)!.commerce.db;
   let redis: TestRedis;
   let worker: PasswordSyncWorker;
   let lateApltName: string;
@@ -99,7 +100,7 @@ describe('password sync across 11 tenant databases, one unreachable', () => {
       apltDb: { database: lateApltName },
     });
     [oldHash, newHash] = await Promise.all([hashPassword('Old-Password-1'), hashPassword('New-Password-2')]);
-    for (const id of ids) await seedIdentity(fleet.tenantDbs.get(id)!.commerce.db, `user_${id}`, oldHash);
+    for (const id of ids) await seedIdentity(commerceOf(id), `user_${id}`, oldHash);
     redis = await createTestRedis();
     worker = startPasswordSyncWorker({
       registry: fleet.registry,
@@ -123,17 +124,15 @@ describe('password sync across 11 tenant databases, one unreachable', () => {
 
   it('updates the 10 reachable databases, reports 10/1, and the retry brings the 11th in line', async () => {
     // The auth service has just written the new hash in t01 and queued the run.
-    await fleet.tenantDbs
-      .get('t01')!
-      .commerce.db.updateTable('provider_identity')
+    await commerceOf('t01')
+      .updateTable('provider_identity')
       .set({ provider_metadata: sql`${JSON.stringify({ password: newHash })}::jsonb` })
       .where('entity_id', '=', EMAIL)
       .execute();
     // t10's password was changed later (a crossing reset elsewhere): the newest change must win.
     const keep = await hashPassword('Even-Newer-Password-3');
-    await fleet.tenantDbs
-      .get('t10')!
-      .commerce.db.updateTable('provider_identity')
+    await commerceOf('t10')
+      .updateTable('provider_identity')
       .set({
         provider_metadata: sql`jsonb_build_object('password', ${keep}::text, 'password_changed_at', now() + interval '1 minute')`,
       })
@@ -164,7 +163,7 @@ describe('password sync across 11 tenant databases, one unreachable', () => {
     const [before03, before10] = await Promise.all([tokenOf('t03'), tokenOf('t10')]);
     expect((await runsAs('t03', before03)).statusCode).toBe(200);
     expect((await runsAs('t10', before10)).statusCode).toBe(200);
-    const t04 = fleet.tenantDbs.get('t04')!.commerce.db;
+    const t04 = commerceOf('t04');
     await t04
       .insertInto('auth_reset_token')
       .values({
@@ -195,7 +194,7 @@ describe('password sync across 11 tenant databases, one unreachable', () => {
     expect(lines).toContain('warn password sync: t11 failed');
 
     for (const id of ids) {
-      const row = await identityRow(fleet.tenantDbs.get(id)!.commerce.db);
+      const row = await identityRow(commerceOf(id));
       expect(row.hash).toBe(id === 't10' ? keep : newHash);
       // Each tenant keeps its own user link.
       expect(row.userId).toBe(`user_${id}`);
@@ -204,7 +203,7 @@ describe('password sync across 11 tenant databases, one unreachable', () => {
     // The missing database comes back (with its own identity and old password).
     const { pg } = testServers();
     await ensurePgDatabase(pg, lateDb, templateName('commerce'));
-    const late = fleet.databases.commerce((await fleet.registry.get('t11'))!);
+    const late = fleet.databases.commerce<CommerceDatabase>((await fleet.registry.get('t11'))!);
     await seedIdentity(late, 'user_t11', oldHash);
 
     const state = await until('retry of t11', async () => {
@@ -253,9 +252,8 @@ describe('password sync across 11 tenant databases, one unreachable', () => {
       });
       expect(direct.statusCode).toBe(401);
       // A token of a user deleted since is refused.
-      await fleet.tenantDbs
-        .get('t05')!
-        .commerce.db.updateTable('user')
+      await commerceOf('t05')
+        .updateTable('user')
         .set({ deleted_at: sql`now()` })
         .where('id', '=', 'user_t05')
         .execute();

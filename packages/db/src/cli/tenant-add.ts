@@ -13,6 +13,7 @@ import { apltDbEnv, loadEnv, pgAddressFromEnv, pgEnv, tenantServersFromEnv } fro
 import { createPgDb } from '../connection';
 import { parsePgPlacement, type PgPlacement, provisionTenant } from '../provision';
 import { type TenantKind, TenantRegistry, tenantKinds } from '../registry';
+import type { ControlDatabase } from '../types';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -41,7 +42,7 @@ try {
   process.exit(2);
 }
 const e = loadEnv({ ...pgEnv, ...apltDbEnv });
-const control = createPgDb({ ...pgAddressFromEnv(e), database: e.CONTROL_DB }, { max: 1 });
+const control = createPgDb<ControlDatabase>({ ...pgAddressFromEnv(e), database: e.CONTROL_DB }, { max: 1 });
 try {
   await provisionTenant(
     new TenantRegistry(control),

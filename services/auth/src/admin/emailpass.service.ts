@@ -1,4 +1,4 @@
-import { revokeTokensBefore, spendResetTokens, type TenantRecord } from '@aplt/db';
+import { type CommerceDatabase, revokeTokensBefore, spendResetTokens, type TenantRecord } from '@aplt/db';
 import { unauthorized } from '@aplt/http';
 import { hashPassword } from '@aplt/passwords';
 import { checkCredentials } from '../shared/credentials.service';
@@ -70,7 +70,7 @@ export async function requestPasswordReset(
     );
     return;
   }
-  const db = deps.databases.commerce(tenant);
+  const db = deps.databases.commerce<CommerceDatabase>(tenant);
   const identity = await findIdentity(db, identifier, provider);
   if (!identity || typeof identity.appMetadata[`${actorType}_id`] !== 'string') return;
   const ttl = deps.config.RESET_TOKEN_TTL_SECONDS;
@@ -135,7 +135,7 @@ export async function updatePasswordWithToken(
   assertPasswordRules(password, claims.entity_id);
   const hash = await hashPassword(password);
   await deps.databases
-    .commerce(tenant)
+    .commerce<CommerceDatabase>(tenant)
     .transaction()
     .execute(async (trx) => {
       const fresh = await consumeResetToken(trx, {

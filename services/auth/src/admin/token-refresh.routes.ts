@@ -1,3 +1,4 @@
+import type { CommerceDatabase } from '@aplt/db';
 import { type App, unauthorized } from '@aplt/http';
 import { z } from 'zod';
 import type { AuthDeps } from '../shared/deps';
@@ -20,7 +21,7 @@ export function tokenRefreshRoutes(app: App, deps: AuthDeps): void {
       const claims = await verifySessionToken(deps, request.tenant, bearerToken(request));
       if (!claims) throw unauthorized('Invalid token');
       const identity = await findIdentityById(
-        deps.databases.commerce(request.tenant),
+        deps.databases.commerce<CommerceDatabase>(request.tenant),
         claims.auth_identity_id,
       );
       if (!identity) throw unauthorized('Invalid token');

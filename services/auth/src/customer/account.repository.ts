@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from '@aplt/db';
+import { type ApltDatabase, type CommerceDatabase, type Kysely, sql, type Transaction } from '@aplt/db';
 
 /*
  * The storefront account: the commerce `customer` row (profile fields, metadata with
@@ -6,11 +6,15 @@ import { type Kysely, sql, type Transaction } from '@aplt/db';
  * matching `aplt_customers` row (by e-mail, spec 1) that documents read the language from.
  */
 
-type Db = Kysely<any> | Transaction<any>;
+/** The tenant's commerce database, or a transaction on it. */
+type CommerceDb = Kysely<CommerceDatabase>;
+/** The tenant's aplt database, or a transaction on it. */
+type ApltDb = Kysely<ApltDatabase>;
 
 export interface AccountRow {
   id: string;
-  email: string;
+  /** Always set by registration; the column allows none (Medusa's guest customers). */
+  email: string | null;
   first_name: string | null;
   last_name: string | null;
   phone: string | null;
@@ -20,8 +24,8 @@ export interface AccountRow {
   updated_at: Date;
 }
 
-export async function findAccount(db: Db, id: string): Promise<AccountRow | undefined> {
-  return db
+export async function findAccount(db: CommerceDb, id: string): Promise<AccountRow | undefined> {
+  const row = await db
     .selectFrom('customer')
     .select([
       'id',
@@ -36,12 +40,14 @@ export async function findAccount(db: Db, id: string): Promise<AccountRow | unde
     ])
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
-    .executeTakeFirst() as Promise<AccountRow | undefined>;
+    .executeTakeFirst();
+  // Every writer stores a JSON object here.
+  return row && { ...row, metadata: row.metadata as AccountRow['metadata'] };
 }
 
 /** Sets the given columns and merges `metadata` (a patch: its keys replace those stored). */
 export async function updateAccount(
-  db: Db,
+  db: CommerceDb,
   id: string,
   columns: Partial<Pick<AccountRow, 'first_name' | 'last_name' | 'phone' | 'company_name'>>,
   metadata: Record<string, unknown>,
@@ -58,7 +64,7 @@ export async function updateAccount(
     .execute();
 }
 
-export async function removeMetadataKey(db: Db, id: string, key: string): Promise<void> {
+export async function removeMetadataKey(db: CommerceDb, id: string, key: string): Promise<void> {
   await db
     .updateTable('customer')
     .set({ metadata: sql`coalesce(metadata, '{}'::jsonb) - ${key}::text`, updated_at: sql`now()` })
@@ -73,7 +79,7 @@ export interface AvatarRow {
 }
 
 export async function putAvatar(
-  db: Db,
+  db: CommerceDb,
   customerId: string,
   a: { contentType: string; data: Buffer; width: number; height: number; sha256: string },
 ): Promise<void> {
@@ -100,21 +106,21 @@ export async function putAvatar(
     .execute();
 }
 
-export async function findAvatar(db: Db, customerId: string): Promise<AvatarRow | undefined> {
+export async function findAvatar(db: CommerceDb, customerId: string): Promise<AvatarRow | undefined> {
   return db
     .selectFrom('customer_avatar')
     .select(['content_type', 'data', 'sha256'])
     .where('customer_id', '=', customerId)
-    .executeTakeFirst() as Promise<AvatarRow | undefined>;
+    .executeTakeFirst();
 }
 
-export async function deleteAvatar(db: Db, customerId: string): Promise<void> {
+export async function deleteAvatar(db: CommerceDb, customerId: string): Promise<void> {
   await db.deleteFrom('customer_avatar').where('customer_id', '=', customerId).execute();
 }
 
 /** The documents' copy of the preferences: aplt_customers.language and metadata, by e-mail. */
 export async function syncApltPreferences(
-  aplt: Db,
+  aplt: ApltDb,
   email: string,
   prefs: { preferred_language?: string; notifications?: Record<string, boolean> },
 ): Promise<void> {
@@ -135,7 +141,7 @@ export async function syncApltPreferences(
  * transaction. From then on requireActor refuses every token of the customer (its row is
  * deleted) and sign-in finds no identity. Returns false when the customer was already gone.
  */
-export async function softDeleteCustomer(db: Kysely<any>, customerId: string): Promise<boolean> {
+export async function softDeleteCustomer(db: CommerceDb, customerId: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('customer')
@@ -155,7 +161,7 @@ export async function softDeleteCustomer(db: Kysely<any>, customerId: string): P
   });
 }
 
-export async function softDeleteApltCustomer(aplt: Db, email: string): Promise<void> {
+export async function softDeleteApltCustomer(aplt: ApltDb, email: string): Promise<void> {
   await aplt
     .updateTable('aplt_customers')
     .set({ deleted_at: sql`now()`, is_active: false })
@@ -165,7 +171,7 @@ export async function softDeleteApltCustomer(aplt: Db, email: string): Promise<v
 }
 
 /** Deleted customers whose grace period ended before `cutoff` and that still hold personal data. */
-export async function customersDueForAnonymisation(db: Db, cutoff: Date): Promise<string[]> {
+export async function customersDueForAnonymisation(db: CommerceDb, cutoff: Date): Promise<string[]> {
   const rows = await db
     .selectFrom('customer')
     .select('id')
@@ -175,12 +181,12 @@ export async function customersDueForAnonymisation(db: Db, cutoff: Date): Promis
     .orderBy('deleted_at')
     .limit(10_000)
     .execute();
-  return rows.map((r) => r.id as string);
+  return rows.map((r) => r.id);
 }
 
 /** The deleted, not yet anonymised customer, locked; undefined when it is not due. */
 export async function lockDueCustomer(
-  trx: Transaction<any>,
+  trx: Transaction<CommerceDatabase>,
   customerId: string,
   cutoff: Date,
 ): Promise<{ id: string; email: string | null } | undefined> {
@@ -192,11 +198,11 @@ export async function lockDueCustomer(
     .where('deleted_at', '<=', cutoff)
     .where('anonymised_at', 'is', null)
     .forUpdate()
-    .executeTakeFirst() as Promise<{ id: string; email: string | null } | undefined>;
+    .executeTakeFirst();
 }
 
 /** Removes the personal data of the aplt side, keyed by the e-mail (idempotent). */
-export async function anonymiseApltCustomer(aplt: Kysely<any>, email: string): Promise<void> {
+export async function anonymiseApltCustomer(aplt: ApltDb, email: string): Promise<void> {
   const lower = email.toLowerCase();
   await aplt.transaction().execute(async (trx) => {
     await trx
@@ -227,7 +233,7 @@ export async function anonymiseApltCustomer(aplt: Kysely<any>, email: string): P
       'aplt_otp_codes',
       'aplt_otp_attempts',
       'aplt_email_verifications',
-    ]) {
+    ] as const) {
       await trx
         .deleteFrom(table)
         .where(sql`lower(customer_email)`, '=', lower)
@@ -238,7 +244,7 @@ export async function anonymiseApltCustomer(aplt: Kysely<any>, email: string): P
 
 /** Removes the personal data of the commerce side; identities go, so the e-mail is free again. */
 export async function anonymiseCommerceCustomer(
-  trx: Transaction<any>,
+  trx: Transaction<CommerceDatabase>,
   customerId: string,
   email: string | null,
 ) {

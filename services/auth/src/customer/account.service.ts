@@ -1,4 +1,4 @@
-import type { TenantRecord } from '@aplt/db';
+import type { ApltDatabase, CommerceDatabase, TenantRecord } from '@aplt/db';
 import { notFound } from '@aplt/http';
 import type { QueueClient } from '@aplt/queue';
 import { checkCredentials } from '../shared/credentials.service';
@@ -20,7 +20,10 @@ const AVATAR_SIDE = 512;
 
 export const AVATAR_PATH = '/store/customers/me/avatar';
 
-export function profileView(a: repo.AccountRow) {
+/** A customer's account: one registration made, so with an e-mail. */
+export type Account = repo.AccountRow & { email: string };
+
+export function profileView(a: Account) {
   const m = a.metadata ?? {};
   const language = LANGUAGES.includes(m.preferred_language) ? (m.preferred_language as Language) : 'nl';
   const n = (m.notifications ?? {}) as Partial<Notifications>;
@@ -45,11 +48,12 @@ export function profileView(a: repo.AccountRow) {
 }
 export type Profile = ReturnType<typeof profileView>;
 
-async function account(deps: AuthDeps, tenant: TenantRecord, customerId: string) {
-  const a = await repo.findAccount(deps.databases.commerce(tenant), customerId);
-  // requireActor already refused deleted customers; a row gone in between reads as not found.
-  if (!a) throw notFound('Customer not found');
-  return a;
+async function account(deps: AuthDeps, tenant: TenantRecord, customerId: string): Promise<Account> {
+  const a = await repo.findAccount(deps.databases.commerce<CommerceDatabase>(tenant), customerId);
+  // requireActor already refused deleted customers; a row gone in between reads as not found, and
+  // so would a customer without an e-mail (not one made by registration: it has no account).
+  if (!a || a.email === null) throw notFound('Customer not found');
+  return { ...a, email: a.email };
 }
 
 export async function getProfile(deps: AuthDeps, tenant: TenantRecord, customerId: string): Promise<Profile> {
@@ -88,8 +92,8 @@ export async function updateProfile(
     ...(patch.preferred_language ? { preferred_language: patch.preferred_language } : {}),
     ...(notifications ? { notifications } : {}),
   };
-  await repo.updateAccount(deps.databases.commerce(tenant), customerId, columns, metadata);
-  await repo.syncApltPreferences(deps.databases.aplt(tenant), current.email, metadata);
+  await repo.updateAccount(deps.databases.commerce<CommerceDatabase>(tenant), customerId, columns, metadata);
+  await repo.syncApltPreferences(deps.databases.aplt<ApltDatabase>(tenant), current.email, metadata);
   return getProfile(deps, tenant, customerId);
 }
 
@@ -101,7 +105,7 @@ export async function setAvatar(deps: AuthDeps, tenant: TenantRecord, customerId
     maxPixels: AVATAR_MAX_PIXELS,
     maxSide: AVATAR_SIDE,
   });
-  const db = deps.databases.commerce(tenant);
+  const db = deps.databases.commerce<CommerceDatabase>(tenant);
   await db.transaction().execute(async (trx) => {
     await repo.putAvatar(trx, customerId, image);
     await repo.updateAccount(
@@ -116,7 +120,7 @@ export async function setAvatar(deps: AuthDeps, tenant: TenantRecord, customerId
 
 export async function removeAvatar(deps: AuthDeps, tenant: TenantRecord, customerId: string) {
   await account(deps, tenant, customerId);
-  const db = deps.databases.commerce(tenant);
+  const db = deps.databases.commerce<CommerceDatabase>(tenant);
   await db.transaction().execute(async (trx) => {
     await repo.deleteAvatar(trx, customerId);
     await repo.removeMetadataKey(trx, customerId, 'avatar_url');
@@ -125,7 +129,7 @@ export async function removeAvatar(deps: AuthDeps, tenant: TenantRecord, custome
 }
 
 export async function getAvatar(deps: AuthDeps, tenant: TenantRecord, customerId: string) {
-  const avatar = await repo.findAvatar(deps.databases.commerce(tenant), customerId);
+  const avatar = await repo.findAvatar(deps.databases.commerce<CommerceDatabase>(tenant), customerId);
   if (!avatar) throw notFound('No avatar');
   return avatar;
 }
@@ -148,8 +152,8 @@ export async function deleteAccount(
   const a = await account(deps, tenant, customerId);
   // Counted against the account's lockout like a sign-in; a wrong password is a 401.
   await checkCredentials(deps, tenant, a.email, password);
-  await repo.softDeleteCustomer(deps.databases.commerce(tenant), customerId);
-  await repo.softDeleteApltCustomer(deps.databases.aplt(tenant), a.email);
+  await repo.softDeleteCustomer(deps.databases.commerce<CommerceDatabase>(tenant), customerId);
+  await repo.softDeleteApltCustomer(deps.databases.aplt<ApltDatabase>(tenant), a.email);
   const delayMs = deps.config.ACCOUNT_ANONYMISE_AFTER_DAYS * 86_400_000;
   await queue.enqueue(
     'customer-accounts',

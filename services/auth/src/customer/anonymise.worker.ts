@@ -1,4 +1,4 @@
-import type { TenantDatabases, TenantRecord, TenantRegistry } from '@aplt/db';
+import type { ApltDatabase, CommerceDatabase, TenantDatabases, TenantRecord, TenantRegistry } from '@aplt/db';
 import { type QueueClient, type Redis, startWorker, type WorkerHandle } from '@aplt/queue';
 import type { FastifyBaseLogger } from 'fastify';
 import * as repo from './account.repository';
@@ -23,7 +23,7 @@ export async function anonymiseCustomer(
   asOf: Date,
 ): Promise<'anonymised' | 'not-due'> {
   const cutoff = new Date(asOf.getTime() - deps.afterDays * 86_400_000);
-  const commerce = deps.databases.commerce(tenant);
+  const commerce = deps.databases.commerce<CommerceDatabase>(tenant);
   const peek = await commerce
     .selectFrom('customer')
     .select(['email'])
@@ -33,7 +33,7 @@ export async function anonymiseCustomer(
     .where('anonymised_at', 'is', null)
     .executeTakeFirst();
   if (!peek) return 'not-due';
-  if (peek.email) await repo.anonymiseApltCustomer(deps.databases.aplt(tenant), peek.email);
+  if (peek.email) await repo.anonymiseApltCustomer(deps.databases.aplt<ApltDatabase>(tenant), peek.email);
   const done = await commerce.transaction().execute(async (trx) => {
     const due = await repo.lockDueCustomer(trx, customerId, cutoff);
     if (!due) return false;
@@ -53,7 +53,10 @@ export async function anonymiseDue(deps: AnonymiseDeps, tenantId: string | undef
     if (!t) continue;
     try {
       const cutoff = new Date(asOf.getTime() - deps.afterDays * 86_400_000);
-      const ids = await repo.customersDueForAnonymisation(deps.databases.commerce(t), cutoff);
+      const ids = await repo.customersDueForAnonymisation(
+        deps.databases.commerce<CommerceDatabase>(t),
+        cutoff,
+      );
       anonymised[t.id] = [];
       for (const id of ids) {
         if ((await anonymiseCustomer(deps, t, id, asOf)) === 'anonymised') anonymised[t.id]!.push(id);

@@ -1,5 +1,12 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { actorTokenValid, isUniqueViolation, newId, type TenantRecord } from '@aplt/db';
+import {
+  actorTokenValid,
+  type ApltDatabase,
+  type CommerceDatabase,
+  isUniqueViolation,
+  newId,
+  type TenantRecord,
+} from '@aplt/db';
 import { badRequest, conflict, forbidden, tokenIssuedAt, tooManyRequests, unauthorized } from '@aplt/http';
 import { hashPassword } from '@aplt/passwords';
 import { checkCredentials, INVALID_CREDENTIALS } from '../shared/credentials.service';
@@ -51,7 +58,7 @@ export async function customerMailLanguage(
 ): Promise<MailLanguage> {
   if (isMailLanguage(preferred)) return preferred;
   if (isMailLanguage(requested)) return requested;
-  const own = await tenantDefaultLanguage(deps.databases.aplt(tenant));
+  const own = await tenantDefaultLanguage(deps.databases.aplt<ApltDatabase>(tenant));
   return isMailLanguage(own) ? own : 'nl';
 }
 
@@ -74,7 +81,7 @@ export async function registerCustomer(
   },
 ) {
   assertPasswordRules(input.password, input.email);
-  const db = deps.databases.commerce(tenant);
+  const db = deps.databases.commerce<CommerceDatabase>(tenant);
   if (await findIdentity(db, input.email, 'emailpass')) throw conflict('Identity with email already exists');
   const hash = await hashPassword(input.password);
   const customerId = newId('cus');
@@ -120,7 +127,7 @@ export async function registerIdentity(
   password: string,
 ): Promise<string> {
   assertPasswordRules(password, email);
-  const db = deps.databases.commerce(tenant);
+  const db = deps.databases.commerce<CommerceDatabase>(tenant);
   if (await findIdentity(db, email, 'emailpass')) throw unauthorized('Identity with email already exists');
   const hash = await hashPassword(password);
   let authIdentityId: string;
@@ -154,7 +161,7 @@ export async function createCustomerForIdentity(
     lang?: MailLanguage | undefined;
   },
 ) {
-  const db = deps.databases.commerce(tenant);
+  const db = deps.databases.commerce<CommerceDatabase>(tenant);
   const identity = await findIdentityById(db, authIdentityId);
   const entityId = identity ? await findEntityIdOf(db, authIdentityId, 'emailpass') : undefined;
   if (!identity || !entityId) throw unauthorized('Invalid token');
@@ -209,7 +216,7 @@ function sendVerification(
       return;
     }
     const token = randomBytes(32).toString('base64url');
-    await insertVerification(deps.databases.aplt(tenant), {
+    await insertVerification(deps.databases.aplt<ApltDatabase>(tenant), {
       email: c.email,
       customerId: c.customerId,
       tokenHash: sha256(token),
@@ -229,10 +236,14 @@ export function resendVerification(
   lang?: MailLanguage,
 ): void {
   deps.background.run('verify-email-resend', async () => {
-    const identity = await findIdentity(deps.databases.commerce(tenant), email, 'emailpass');
+    const identity = await findIdentity(
+      deps.databases.commerce<CommerceDatabase>(tenant),
+      email,
+      'emailpass',
+    );
     const customerId = identity?.appMetadata.customer_id;
     if (typeof customerId !== 'string') return;
-    const customer = await findCustomer(deps.databases.commerce(tenant), customerId);
+    const customer = await findCustomer(deps.databases.commerce<CommerceDatabase>(tenant), customerId);
     if (!customer || customer.metadata?.email_verified_at) return;
     sendVerification(deps, tenant, {
       email,
@@ -248,9 +259,9 @@ export async function verifyEmail(
   tenant: TenantRecord,
   token: string,
 ): Promise<{ email: string }> {
-  const hit = await consumeVerification(deps.databases.aplt(tenant), sha256(token));
+  const hit = await consumeVerification(deps.databases.aplt<ApltDatabase>(tenant), sha256(token));
   if (!hit?.customerId) throw badRequest('Invalid or expired verification token');
-  await markEmailVerified(deps.databases.commerce(tenant), hit.customerId);
+  await markEmailVerified(deps.databases.commerce<CommerceDatabase>(tenant), hit.customerId);
   return { email: hit.email };
 }
 
@@ -291,12 +302,12 @@ export async function customerLogin(
   const identity = await checkCredentials(deps, tenant, input.email, input.password);
   const customerId = identity.appMetadata.customer_id;
   if (typeof customerId !== 'string') throw unauthorized(INVALID_CREDENTIALS);
-  const customer = await findCustomer(deps.databases.commerce(tenant), customerId);
+  const customer = await findCustomer(deps.databases.commerce<CommerceDatabase>(tenant), customerId);
   if (!customer) throw unauthorized(INVALID_CREDENTIALS);
   if (!customer.metadata?.email_verified_at) {
     throw forbidden('E-mail address not verified', { reason: 'email_not_verified' });
   }
-  const twoFactor = await findTwoFactor(deps.databases.aplt(tenant), input.email);
+  const twoFactor = await findTwoFactor(deps.databases.aplt<ApltDatabase>(tenant), input.email);
   if (!twoFactor?.enabled) {
     return issueSession(deps, tenant, {
       customerId,
@@ -329,7 +340,7 @@ async function sendOtp(
   email: string,
   language: { preferred: unknown; requested: unknown },
 ): Promise<void> {
-  const db = deps.databases.aplt(tenant);
+  const db = deps.databases.aplt<ApltDatabase>(tenant);
   if ((await codesSentSince(db, email, OTP_ATTEMPT_WINDOW_MINUTES)) >= OTP_MAX_SENDS_PER_WINDOW) {
     throw tooManyRequests('Too many codes requested. Try again later.', OTP_ATTEMPT_WINDOW_MINUTES * 60);
   }
@@ -360,7 +371,7 @@ export async function completeOtp(
   if (!pending || pending.email !== input.email) throw unauthorized('Login session expired; sign in again');
   // The pending login proved the password it was made with: a password change since voids it.
   const startedAt = Date.now();
-  const stillValid = await actorTokenValid(deps.databases.commerce(tenant), {
+  const stillValid = await actorTokenValid(deps.databases.commerce<CommerceDatabase>(tenant), {
     actorType: 'customer',
     actorId: pending.customer_id,
     authIdentityId: pending.auth_identity_id,
@@ -368,14 +379,17 @@ export async function completeOtp(
   });
   if (!stillValid) throw unauthorized('Login session expired; sign in again');
   if ('resend' in input) {
-    const customer = await findCustomer(deps.databases.commerce(tenant), pending.customer_id);
+    const customer = await findCustomer(
+      deps.databases.commerce<CommerceDatabase>(tenant),
+      pending.customer_id,
+    );
     await sendOtp(deps, tenant, input.email, {
       preferred: preferredOf(customer?.metadata),
       requested: input.lang,
     });
     return { kind: 'resent' };
   }
-  const db = deps.databases.aplt(tenant);
+  const db = deps.databases.aplt<ApltDatabase>(tenant);
   const failed = await recentFailedAttempts(db, input.email, OTP_ATTEMPT_WINDOW_MINUTES);
   if (failed.count >= OTP_MAX_FAILED_ATTEMPTS) {
     throw tooManyRequests('Too many wrong codes. Try again later.', failed.retryAfterSeconds);

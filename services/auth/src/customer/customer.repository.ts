@@ -1,10 +1,14 @@
-import { type Kysely, sql, type Transaction } from '@aplt/db';
+import { type ApltDatabase, type CommerceDatabase, type Kysely, sql } from '@aplt/db';
 
-type Db = Kysely<any> | Transaction<any>;
+/** The tenant's commerce database (or a transaction on it): the customers are there. */
+type CommerceDb = Kysely<CommerceDatabase>;
+/** The tenant's aplt database: its brands, and so its language, are there. */
+type ApltDb = Kysely<ApltDatabase>;
 
 export interface CustomerRow {
   id: string;
-  email: string;
+  /** Always set by registration; the column allows none (Medusa's guest customers). */
+  email: string | null;
   first_name: string | null;
   last_name: string | null;
   metadata: Record<string, unknown> | null;
@@ -12,7 +16,7 @@ export interface CustomerRow {
 
 /** Storefront customers in the tenant's commerce DB (Medusa v2 `customer`). */
 export async function insertCustomer(
-  db: Db,
+  db: CommerceDb,
   c: {
     id: string;
     email: string;
@@ -39,16 +43,18 @@ export async function insertCustomer(
     .execute();
 }
 
-export async function findCustomer(db: Db, id: string): Promise<CustomerRow | undefined> {
-  return db
+export async function findCustomer(db: CommerceDb, id: string): Promise<CustomerRow | undefined> {
+  const row = await db
     .selectFrom('customer')
     .select(['id', 'email', 'first_name', 'last_name', 'metadata'])
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
-    .executeTakeFirst() as Promise<CustomerRow | undefined>;
+    .executeTakeFirst();
+  // Every writer stores a JSON object here.
+  return row && { ...row, metadata: row.metadata as CustomerRow['metadata'] };
 }
 
-export async function markEmailVerified(db: Db, id: string): Promise<void> {
+export async function markEmailVerified(db: CommerceDb, id: string): Promise<void> {
   await db
     .updateTable('customer')
     .set({
@@ -60,11 +66,11 @@ export async function markEmailVerified(db: Db, id: string): Promise<void> {
 }
 
 /** The tenant's language: its default brand's (aplt database), when it has one. */
-export async function tenantDefaultLanguage(aplt: Db): Promise<string | undefined> {
+export async function tenantDefaultLanguage(aplt: ApltDb): Promise<string | undefined> {
   const row = await aplt
     .selectFrom('aplt_brands')
     .select('default_language')
     .where('is_default', '=', true)
     .executeTakeFirst();
-  return (row?.default_language as string | undefined)?.trim();
+  return row?.default_language.trim();
 }

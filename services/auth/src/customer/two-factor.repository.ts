@@ -1,8 +1,10 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql } from '@aplt/db';
+
+type Db = Kysely<ApltDatabase>;
 
 /** aplt_customer_2fa, aplt_otp_codes and aplt_otp_attempts in the tenant's aplt DB. */
 export async function findTwoFactor(
-  db: Kysely<any>,
+  db: Db,
   email: string,
 ): Promise<{ enabled: boolean; recoveryCodes: string[] } | undefined> {
   const row = await db
@@ -13,8 +15,8 @@ export async function findTwoFactor(
   return row ? { enabled: row.is_enabled, recoveryCodes: row.recovery_codes as string[] } : undefined;
 }
 
-export async function enableTwoFactor(db: Kysely<any>, email: string, hashedCodes: string[]): Promise<void> {
-  const codes = sql`${JSON.stringify(hashedCodes)}::jsonb`;
+export async function enableTwoFactor(db: Db, email: string, hashedCodes: string[]): Promise<void> {
+  const codes = sql<string[]>`${JSON.stringify(hashedCodes)}::jsonb`;
   await db
     .insertInto('aplt_customer_2fa')
     .values({ customer_email: email, is_enabled: true, recovery_codes: codes })
@@ -26,7 +28,7 @@ export async function enableTwoFactor(db: Kysely<any>, email: string, hashedCode
     .execute();
 }
 
-export async function disableTwoFactor(db: Kysely<any>, email: string): Promise<void> {
+export async function disableTwoFactor(db: Db, email: string): Promise<void> {
   await db
     .updateTable('aplt_customer_2fa')
     .set({ is_enabled: false, recovery_codes: sql`'[]'::jsonb`, updated_at: sql`now()` })
@@ -35,7 +37,7 @@ export async function disableTwoFactor(db: Kysely<any>, email: string): Promise<
 }
 
 /** Removes one hashed recovery code; true when it was there (each code works once). */
-export async function consumeRecoveryCode(db: Kysely<any>, email: string, hash: string): Promise<boolean> {
+export async function consumeRecoveryCode(db: Db, email: string, hash: string): Promise<boolean> {
   const row = await db
     .updateTable('aplt_customer_2fa')
     .set({ recovery_codes: sql`recovery_codes - ${hash}::text`, updated_at: sql`now()` })
@@ -48,7 +50,7 @@ export async function consumeRecoveryCode(db: Kysely<any>, email: string, hash: 
 }
 
 /** A new code replaces every earlier unused one, so only the latest e-mail counts. */
-export async function replaceOtpCode(db: Kysely<any>, email: string, code: string): Promise<void> {
+export async function replaceOtpCode(db: Db, email: string, code: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('aplt_otp_codes')
@@ -60,7 +62,7 @@ export async function replaceOtpCode(db: Kysely<any>, email: string, code: strin
   });
 }
 
-export async function consumeOtpCode(db: Kysely<any>, email: string, code: string): Promise<boolean> {
+export async function consumeOtpCode(db: Db, email: string, code: string): Promise<boolean> {
   const row = await db
     .updateTable('aplt_otp_codes')
     .set({ used: true })
@@ -74,7 +76,7 @@ export async function consumeOtpCode(db: Kysely<any>, email: string, code: strin
 }
 
 export async function recordOtpAttempt(
-  db: Kysely<any>,
+  db: Db,
   a: { email: string; succeeded: boolean; ip: string },
 ): Promise<void> {
   await db
@@ -85,7 +87,7 @@ export async function recordOtpAttempt(
 
 /** Failed attempts in the window and seconds until the oldest of them leaves it. */
 export async function recentFailedAttempts(
-  db: Kysely<any>,
+  db: Db,
   email: string,
   windowMinutes: number,
 ): Promise<{ count: number; retryAfterSeconds: number }> {
@@ -104,7 +106,7 @@ export async function recentFailedAttempts(
   return { count: row.count, retryAfterSeconds: Math.max(1, row.retry) };
 }
 
-export async function codesSentSince(db: Kysely<any>, email: string, windowMinutes: number): Promise<number> {
+export async function codesSentSince(db: Db, email: string, windowMinutes: number): Promise<number> {
   const row = await db
     .selectFrom('aplt_otp_codes')
     .select(sql<number>`count(*)::int`.as('count'))

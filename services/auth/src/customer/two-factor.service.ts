@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { TenantRecord } from '@aplt/db';
+import type { ApltDatabase, CommerceDatabase, TenantRecord } from '@aplt/db';
 import { conflict, notFound, unauthorized } from '@aplt/http';
 import { verifyPassword } from '@aplt/passwords';
 import type { AuthDeps } from '../shared/deps';
@@ -19,14 +19,15 @@ function recoveryCode(): string {
 }
 
 async function customerEmail(deps: AuthDeps, tenant: TenantRecord, customerId: string): Promise<string> {
-  const customer = await findCustomer(deps.databases.commerce(tenant), customerId);
-  if (!customer) throw notFound('Customer not found');
+  const customer = await findCustomer(deps.databases.commerce<CommerceDatabase>(tenant), customerId);
+  // Registration always stores an e-mail: a customer without one has no account to secure.
+  if (!customer || customer.email === null) throw notFound('Customer not found');
   return customer.email;
 }
 
 export async function twoFactorStatus(deps: AuthDeps, tenant: TenantRecord, customerId: string) {
   const email = await customerEmail(deps, tenant, customerId);
-  const row = await findTwoFactor(deps.databases.aplt(tenant), email);
+  const row = await findTwoFactor(deps.databases.aplt<ApltDatabase>(tenant), email);
   return {
     enabled: row?.enabled ?? false,
     recovery_codes_remaining: row?.enabled ? row.recoveryCodes.length : 0,
@@ -36,7 +37,7 @@ export async function twoFactorStatus(deps: AuthDeps, tenant: TenantRecord, cust
 /** Turns 2FA on and returns the recovery codes: the only time they exist in plain text. */
 export async function enableTwoFactorFor(deps: AuthDeps, tenant: TenantRecord, customerId: string) {
   const email = await customerEmail(deps, tenant, customerId);
-  const db = deps.databases.aplt(tenant);
+  const db = deps.databases.aplt<ApltDatabase>(tenant);
   if ((await findTwoFactor(db, email))?.enabled)
     throw conflict('Two-factor authentication is already enabled');
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, recoveryCode);
@@ -56,10 +57,10 @@ export async function disableTwoFactorFor(
   password: string,
 ) {
   const email = await customerEmail(deps, tenant, customerId);
-  const identity = await findIdentity(deps.databases.commerce(tenant), email, 'emailpass');
+  const identity = await findIdentity(deps.databases.commerce<CommerceDatabase>(tenant), email, 'emailpass');
   if (!identity?.passwordHash || !(await verifyPassword(identity.passwordHash, password))) {
     throw unauthorized('Invalid password');
   }
-  await disableTwoFactor(deps.databases.aplt(tenant), email);
+  await disableTwoFactor(deps.databases.aplt<ApltDatabase>(tenant), email);
   return { enabled: false };
 }

@@ -1,8 +1,8 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql } from '@aplt/db';
 
 /** aplt_email_verifications in the tenant's aplt DB; only a hash of each token is kept. */
 export async function insertVerification(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   v: { email: string; customerId: string; tokenHash: string; ttlHours: number },
 ): Promise<void> {
   await db
@@ -18,7 +18,7 @@ export async function insertVerification(
 
 /** Spends a verification token; undefined when unknown, used or expired. */
 export async function consumeVerification(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   tokenHash: string,
 ): Promise<{ email: string; customerId: string | null } | undefined> {
   const row = await db

@@ -1,4 +1,4 @@
-import type { TenantRecord } from '@aplt/db';
+import type { CommerceDatabase, TenantRecord } from '@aplt/db';
 import { unauthorized } from '@aplt/http';
 import { verifyPassword } from '@aplt/passwords';
 import type { AuthDeps } from './deps';
@@ -19,7 +19,7 @@ export async function checkCredentials(
   password: string,
 ): Promise<EmailpassIdentity> {
   const succeeded = await deps.lockout.attempt(tenant.id, email);
-  const identity = await findIdentity(deps.databases.commerce(tenant), email, 'emailpass');
+  const identity = await findIdentity(deps.databases.commerce<CommerceDatabase>(tenant), email, 'emailpass');
   const hash = identity?.passwordHash ?? (await deps.dummyHash());
   const ok = await verifyPassword(hash, password);
   if (!identity?.passwordHash || !ok) throw unauthorized(INVALID_CREDENTIALS);

@@ -1,6 +1,7 @@
-import { type Kysely, newId, spendResetTokens, sql, type Transaction } from '@aplt/db';
+import { type CommerceDatabase, type Kysely, newId, spendResetTokens, sql } from '@aplt/db';
 
-type Db = Kysely<any> | Transaction<any>;
+/** A tenant's commerce database, or a transaction on it: Medusa's identities live there. */
+type Db = Kysely<CommerceDatabase>;
 
 export interface EmailpassIdentity {
   providerIdentityId: string;
@@ -63,7 +64,7 @@ export async function setPasswordHash(
     .where('deleted_at', 'is', null)
     .returning('auth_identity_id')
     .executeTakeFirst();
-  return row?.auth_identity_id as string | undefined;
+  return row?.auth_identity_id;
 }
 
 export async function createIdentity(
@@ -110,7 +111,7 @@ export async function insertResetToken(
  * one live token.
  */
 export async function replaceResetToken(
-  db: Kysely<any>,
+  db: Db,
   t: { jti: string; entityId: string; provider: string; actorType: string; ttlSeconds: number },
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {

@@ -1,4 +1,4 @@
-import { actorTokenValid, type TenantRecord } from '@aplt/db';
+import { actorTokenValid, type CommerceDatabase, type TenantRecord } from '@aplt/db';
 import { type ActorClaims, tokenIssuedAt } from '@aplt/http';
 import type { AuthDeps } from './deps';
 
@@ -23,7 +23,7 @@ export async function verifySessionToken(
     typeof claims.auth_identity_id !== 'string'
   )
     return undefined;
-  const valid = await actorTokenValid(deps.databases.commerce(tenant), {
+  const valid = await actorTokenValid(deps.databases.commerce<CommerceDatabase>(tenant), {
     actorType: claims.actor_type,
     actorId: claims.actor_id,
     authIdentityId: claims.auth_identity_id,
