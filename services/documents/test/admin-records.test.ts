@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { type FeatureKey, featureKeys, staticFeatureSource } from '@aplt/licensing';
 import { createTestFleet, type TestFleet, viaProxy } from '@aplt/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -16,8 +16,8 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 describe('documents: customers, parameters, content and price proposals', () => {
   let fleet: TestFleet;
   let app: Awaited<ReturnType<typeof buildApp>>;
-  let acmeDb: Kysely<any>;
-  let globexDb: Kysely<any>;
+  let acmeDb: Kysely<ApltDatabase>;
+  let globexDb: Kysely<ApltDatabase>;
   let cat: Awaited<ReturnType<typeof seedCatalog>>;
   const tokens: Record<string, string> = {};
   const licensed: Record<string, FeatureKey[]> = {};

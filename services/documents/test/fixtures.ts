@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { signActorToken, tenantJwtSecret } from '@aplt/http';
 import { testSecrets } from '@aplt/testing';
 
@@ -37,7 +37,7 @@ export function customerToken(tenantId: string, customerId: string) {
 }
 
 /** A small catalog: a product with tiered prices, a technique with a scale price and setup costs, customers. */
-export async function seedCatalog(db: Kysely<any>) {
+export async function seedCatalog(db: Kysely<ApltDatabase>) {
   await db.insertInto('aplt_suppliers').values({ code: '01', name: 'Supplier one' }).execute();
   const product = await db
     .insertInto('aplt_products')

@@ -1,4 +1,4 @@
-import { createPgDb, type Kysely } from '@aplt/db';
+import { type ApltDatabase, createPgDb, type Kysely } from '@aplt/db';
 import { createTestPgDatabase, type TestPgDatabase } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceDirect } from '../src/invoices/invoice.service';
@@ -7,13 +7,13 @@ import { seedCatalog } from './fixtures';
 
 describe('document numbering', () => {
   let tdb: TestPgDatabase;
-  let pool: Kysely<any>;
+  let pool: Kysely<ApltDatabase>;
   let customerId: number;
 
   beforeAll(async () => {
     tdb = await createTestPgDatabase('aplt', 'numbering');
     customerId = (await seedCatalog(tdb.db)).customerNl;
-    pool = createPgDb(tdb.address, { max: 20, applicationName: 'numbering-test' });
+    pool = createPgDb<ApltDatabase>(tdb.address, { max: 20, applicationName: 'numbering-test' });
   });
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, CommerceDatabase, Kysely } from '@aplt/db';
 import { viaProxy } from '@aplt/testing';
 import sharp from 'sharp';
 import type { buildApp } from '../src/app';
@@ -20,7 +20,7 @@ export function useTempStores(label: string) {
 
 /** A storefront customer: a commerce customer (who the token names) and, optionally, the matching aplt customer. */
 export async function addCustomer(
-  dbs: { commerce: Kysely<any>; aplt: Kysely<any> },
+  dbs: { commerce: Kysely<CommerceDatabase>; aplt: Kysely<ApltDatabase> },
   tenantId: string,
   c: { id: string; email: string; aplt?: boolean },
 ): Promise<{ commerceId: string; apltId: number | null; token: string; email: string }> {

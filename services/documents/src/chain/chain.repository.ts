@@ -1,8 +1,29 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import type { DocType } from './relation.repository';
 
+export interface DocumentSummary {
+  id: number;
+  number: string;
+  status: string;
+  date: string;
+  total: string;
+  customer_id: number | null;
+}
+
+/** Rows of the invoice table (invoices, proformas, credit notes) carry its amounts and type too. */
+export interface InvoiceSummary extends DocumentSummary {
+  document_type: string;
+  due_date: string;
+  credited_total: string;
+  paid_total: string;
+}
+
 /** Number, status, date and total of documents of one type, for the chain's nodes. */
-export async function describeDocuments(db: Kysely<any>, type: DocType, ids: string[]) {
+export async function describeDocuments(
+  db: Kysely<ApltDatabase>,
+  type: DocType,
+  ids: number[],
+): Promise<Array<DocumentSummary | InvoiceSummary>> {
   if (!ids.length) return [];
   switch (type) {
     case 'quotation':
@@ -59,9 +80,9 @@ export async function describeDocuments(db: Kysely<any>, type: DocType, ids: str
 
 /** Finds a document by its number: the prefix names the table. */
 export async function findByNumber(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   number: string,
-): Promise<{ type: DocType; id: string } | undefined> {
+): Promise<{ type: DocType; id: number } | undefined> {
   const prefix = number.charAt(0).toUpperCase();
   if (prefix === 'Q') {
     const r = await db
@@ -69,7 +90,7 @@ export async function findByNumber(
       .select('id')
       .where('quotation_number', '=', number)
       .executeTakeFirst();
-    return r && { type: 'quotation', id: String(r.id) };
+    return r && { type: 'quotation', id: r.id };
   }
   if (prefix === 'O') {
     const r = await db
@@ -77,7 +98,7 @@ export async function findByNumber(
       .select('id')
       .where('order_number', '=', number)
       .executeTakeFirst();
-    return r && { type: 'order', id: String(r.id) };
+    return r && { type: 'order', id: r.id };
   }
   if (prefix === 'B') {
     const r = await db
@@ -85,12 +106,12 @@ export async function findByNumber(
       .select('id')
       .where('payment_number', '=', number)
       .executeTakeFirst();
-    return r && { type: 'payment', id: String(r.id) };
+    return r && { type: 'payment', id: r.id };
   }
   const r = await db
     .selectFrom('aplt_invoice_headers')
     .select(['id', 'document_type'])
     .where('invoice_number', '=', number)
     .executeTakeFirst();
-  return r && { type: r.document_type as DocType, id: String(r.id) };
+  return r && { type: r.document_type as DocType, id: r.id };
 }

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql } from '@aplt/db';
 import { containsPattern, type PageQuery } from '../shared/paging';
 import type { translationSources } from './content.schemas';
 
@@ -17,7 +17,7 @@ async function paged<T>(
   return { rows, count: Number(total.n) };
 }
 
-export async function listCmsSettings(db: Kysely<any>, f: Page & { brand_id?: number; q?: string }) {
+export async function listCmsSettings(db: Kysely<ApltDatabase>, f: Page & { brand_id?: number; q?: string }) {
   let q = db.selectFrom('aplt_cms_settings as s').innerJoin('aplt_brands as b', 'b.id', 's.brand_id');
   if (f.brand_id) q = q.where('s.brand_id', '=', f.brand_id);
   if (f.q) {
@@ -43,7 +43,7 @@ export async function listCmsSettings(db: Kysely<any>, f: Page & { brand_id?: nu
   );
 }
 
-export async function listFooterSections(db: Kysely<any>, f: Page & { brand_id?: number }) {
+export async function listFooterSections(db: Kysely<ApltDatabase>, f: Page & { brand_id?: number }) {
   let q = db.selectFrom('aplt_cms_footer_sections as s').innerJoin('aplt_brands as b', 'b.id', 's.brand_id');
   if (f.brand_id) q = q.where('s.brand_id', '=', f.brand_id);
   return paged(
@@ -68,7 +68,7 @@ export async function listFooterSections(db: Kysely<any>, f: Page & { brand_id?:
   );
 }
 
-export async function footerLinks(db: Kysely<any>, sectionIds: number[]) {
+export async function footerLinks(db: Kysely<ApltDatabase>, sectionIds: number[]) {
   if (!sectionIds.length) return [];
   return db
     .selectFrom('aplt_cms_footer_links')
@@ -90,7 +90,7 @@ export async function footerLinks(db: Kysely<any>, sectionIds: number[]) {
     .execute();
 }
 
-export async function listModules(db: Kysely<any>, f: Page & { q?: string }) {
+export async function listModules(db: Kysely<ApltDatabase>, f: Page & { q?: string }) {
   let q = db.selectFrom('aplt_modules as m');
   if (f.q) {
     const p = containsPattern(f.q);
@@ -121,7 +121,7 @@ export async function listModules(db: Kysely<any>, f: Page & { q?: string }) {
   );
 }
 
-export async function listBrands(db: Kysely<any>, f: Page & { q?: string }) {
+export async function listBrands(db: Kysely<ApltDatabase>, f: Page & { q?: string }) {
   let q = db.selectFrom('aplt_brands as b');
   if (f.q) {
     const p = containsPattern(f.q);
@@ -157,7 +157,7 @@ export async function listBrands(db: Kysely<any>, f: Page & { q?: string }) {
 }
 
 export async function listPages(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   f: Page & { brand_id?: number; q?: string; status?: string },
 ) {
   let q = db.selectFrom('aplt_cms_pages as p').innerJoin('aplt_brands as b', 'b.id', 'p.brand_id');
@@ -204,7 +204,10 @@ export async function listPages(
   );
 }
 
-export async function listMenus(db: Kysely<any>, f: Page & { brand_id?: number; location?: string }) {
+export async function listMenus(
+  db: Kysely<ApltDatabase>,
+  f: Page & { brand_id?: number; location?: string },
+) {
   let q = db.selectFrom('aplt_cms_menus as m').innerJoin('aplt_brands as b', 'b.id', 'm.brand_id');
   if (f.brand_id) q = q.where('m.brand_id', '=', f.brand_id);
   if (f.location) q = q.where('m.location', '=', f.location);
@@ -228,7 +231,7 @@ export async function listMenus(db: Kysely<any>, f: Page & { brand_id?: number; 
   );
 }
 
-export async function menuItems(db: Kysely<any>, menuIds: number[]) {
+export async function menuItems(db: Kysely<ApltDatabase>, menuIds: number[]) {
   if (!menuIds.length) return [];
   return db
     .selectFrom('aplt_cms_menu_items')
@@ -273,7 +276,7 @@ const translatable = sql`
     WHERE num_nonnulls(name_nl, name_en, name_de) > 0`;
 
 export async function listTranslations(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   f: Page & { source?: string; missing?: 'en' | 'de' | 'any'; q?: string },
 ) {
   const conds = [sql`true`];

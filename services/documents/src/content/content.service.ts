@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import type { PageQuery } from '../shared/paging';
 import * as repo from './content.repository';
 
@@ -14,10 +14,12 @@ const page = <T>(r: { rows: T[]; count: number }, q: PageQuery) => ({
   offset: q.offset,
 });
 
-export const cmsSettings = async (db: Kysely<any>, q: PageQuery & { brand_id?: number; q?: string }) =>
-  page(await repo.listCmsSettings(db, q), q);
+export const cmsSettings = async (
+  db: Kysely<ApltDatabase>,
+  q: PageQuery & { brand_id?: number; q?: string },
+) => page(await repo.listCmsSettings(db, q), q);
 
-export async function footer(db: Kysely<any>, q: PageQuery & { brand_id?: number }) {
+export async function footer(db: Kysely<ApltDatabase>, q: PageQuery & { brand_id?: number }) {
   const r = await repo.listFooterSections(db, q);
   const links = await repo.footerLinks(
     db,
@@ -32,14 +34,14 @@ export async function footer(db: Kysely<any>, q: PageQuery & { brand_id?: number
   );
 }
 
-export const modules = async (db: Kysely<any>, q: PageQuery & { q?: string }) =>
+export const modules = async (db: Kysely<ApltDatabase>, q: PageQuery & { q?: string }) =>
   page(await repo.listModules(db, q), q);
 
-export const brands = async (db: Kysely<any>, q: PageQuery & { q?: string }) =>
+export const brands = async (db: Kysely<ApltDatabase>, q: PageQuery & { q?: string }) =>
   page(await repo.listBrands(db, q), q);
 
 export async function pages(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   q: PageQuery & { brand_id?: number; q?: string; status?: string },
 ) {
   const r = await repo.listPages(db, q);
@@ -55,7 +57,10 @@ export async function pages(
   );
 }
 
-export async function menus(db: Kysely<any>, q: PageQuery & { brand_id?: number; location?: string }) {
+export async function menus(
+  db: Kysely<ApltDatabase>,
+  q: PageQuery & { brand_id?: number; location?: string },
+) {
   const r = await repo.listMenus(db, q);
   const items = await repo.menuItems(
     db,
@@ -68,6 +73,6 @@ export async function menus(db: Kysely<any>, q: PageQuery & { brand_id?: number;
 }
 
 export const translations = async (
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   q: PageQuery & { source?: string; missing?: 'en' | 'de' | 'any'; q?: string },
 ) => page(await repo.listTranslations(db, q), q);

@@ -1,6 +1,13 @@
-import { type Kysely, sql } from '@aplt/db';
-import type { RawBuilder } from 'kysely';
+import { type ApltDatabase, type Insertable, type Kysely, sql } from '@aplt/db';
+import type { RawBuilder, Updateable } from 'kysely';
+import type { JsonObject } from '../shared/json';
 import { containsPattern } from '../shared/paging';
+
+type Customers = ApltDatabase['aplt_customers'];
+export type CustomerValues = Insertable<Customers>;
+
+/** Written only from the objects of the customer form and the shop profile. */
+type CustomerJson = { shipping_address: JsonObject | null; metadata: JsonObject };
 
 /** Columns of a customer record in the admin API (not the soft-delete bookkeeping). */
 export const customerColumns = [
@@ -47,7 +54,7 @@ const openBalanceOf = (customerId: RawBuilder<unknown>) => sql<string>`coalesce(
   SELECT sum(greatest(i.total - i.credited_total - i.paid_total, 0)) FROM aplt_invoice_headers i
    WHERE i.customer_id = ${customerId} AND i.document_type = 'invoice'), 0)::numeric(14,2)::text`;
 
-function filtered(db: Kysely<any>, f: Pick<CustomerFilter, 'q' | 'is_active'>) {
+function filtered(db: Kysely<ApltDatabase>, f: Pick<CustomerFilter, 'q' | 'is_active'>) {
   let q = db.selectFrom('aplt_customers as c').where('c.deleted_at', 'is', null);
   if (f.is_active !== undefined) q = q.where('c.is_active', '=', f.is_active);
   if (f.q) {
@@ -65,7 +72,7 @@ function filtered(db: Kysely<any>, f: Pick<CustomerFilter, 'q' | 'is_active'>) {
   return q;
 }
 
-export async function listCustomers(db: Kysely<any>, f: CustomerFilter) {
+export async function listCustomers(db: Kysely<ApltDatabase>, f: CustomerFilter) {
   const base = filtered(db, f);
   const order =
     f.sort === 'number'
@@ -80,23 +87,25 @@ export async function listCustomers(db: Kysely<any>, f: CustomerFilter) {
       .orderBy(order)
       .limit(f.limit)
       .offset(f.offset)
+      .$narrowType<CustomerJson>()
       .execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, count: Number(total.n) };
 }
 
-export async function findCustomer(db: Kysely<any>, id: number, forUpdate = false) {
+export async function findCustomer(db: Kysely<ApltDatabase>, id: number, forUpdate = false) {
   let q = db
     .selectFrom('aplt_customers')
     .select([...customerColumns])
     .where('id', '=', id)
-    .where('deleted_at', 'is', null);
+    .where('deleted_at', 'is', null)
+    .$narrowType<CustomerJson>();
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
-export async function insertCustomer(db: Kysely<any>, values: Record<string, unknown>) {
+export async function insertCustomer(db: Kysely<ApltDatabase>, values: CustomerValues) {
   return db
     .insertInto('aplt_customers')
     .values(values)
@@ -109,7 +118,7 @@ export async function insertCustomer(db: Kysely<any>, values: Record<string, unk
  * customer): then nothing is inserted and the answer is undefined. A concurrent insert of the
  * same e-mail makes this one wait for it and then do nothing, so two callers never make two.
  */
-export async function insertCustomerUnlessTaken(db: Kysely<any>, values: Record<string, unknown>) {
+export async function insertCustomerUnlessTaken(db: Kysely<ApltDatabase>, values: CustomerValues) {
   return db
     .insertInto('aplt_customers')
     .values(values)
@@ -118,17 +127,17 @@ export async function insertCustomerUnlessTaken(db: Kysely<any>, values: Record<
     .executeTakeFirst();
 }
 
-export async function customerIdByCommerceId(db: Kysely<any>, commerceCustomerId: string) {
+export async function customerIdByCommerceId(db: Kysely<ApltDatabase>, commerceCustomerId: string) {
   return (
     await db
       .selectFrom('aplt_customers')
       .select('id')
       .where('commerce_customer_id', '=', commerceCustomerId)
       .executeTakeFirst()
-  )?.id as number | undefined;
+  )?.id;
 }
 
-export async function updateCustomer(db: Kysely<any>, id: number, values: Record<string, unknown>) {
+export async function updateCustomer(db: Kysely<ApltDatabase>, id: number, values: Updateable<Customers>) {
   return db
     .updateTable('aplt_customers')
     .set(values)
@@ -137,7 +146,7 @@ export async function updateCustomer(db: Kysely<any>, id: number, values: Record
     .executeTakeFirstOrThrow();
 }
 
-export async function deleteCustomer(db: Kysely<any>, id: number) {
+export async function deleteCustomer(db: Kysely<ApltDatabase>, id: number) {
   await db.deleteFrom('aplt_customers').where('id', '=', id).execute();
 }
 
@@ -145,7 +154,7 @@ export async function deleteCustomer(db: Kysely<any>, id: number) {
  * The next free number of the form K0001, K0002, ... (the demo data's form), under a
  * transaction-scoped advisory lock so two concurrent creations never pick the same one.
  */
-export async function nextCustomerNumber(db: Kysely<any>): Promise<string> {
+export async function nextCustomerNumber(db: Kysely<ApltDatabase>): Promise<string> {
   await sql`SELECT pg_advisory_xact_lock(hashtext('aplt_customers.customer_number'))`.execute(db);
   const r = await sql<{ n: string }>`
     SELECT coalesce(max(substring(customer_number FROM 2)::bigint), 0) + 1 AS n
@@ -154,32 +163,32 @@ export async function nextCustomerNumber(db: Kysely<any>): Promise<string> {
 }
 
 /** The same lock as nextCustomerNumber, for a creation that brings its own number. */
-export async function lockCustomerNumbers(db: Kysely<any>): Promise<void> {
+export async function lockCustomerNumbers(db: Kysely<ApltDatabase>): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(hashtext('aplt_customers.customer_number'))`.execute(db);
 }
 
-export async function customerIdByNumber(db: Kysely<any>, number: string) {
+export async function customerIdByNumber(db: Kysely<ApltDatabase>, number: string) {
   return (
     await db
       .selectFrom('aplt_customers')
       .select('id')
       .where('customer_number', '=', number)
       .executeTakeFirst()
-  )?.id as number | undefined;
+  )?.id;
 }
 
-export async function customerIdByEmail(db: Kysely<any>, email: string) {
+export async function customerIdByEmail(db: Kysely<ApltDatabase>, email: string) {
   return (
     await db
       .selectFrom('aplt_customers')
       .select('id')
       .where(sql`lower(email)`, '=', email.toLowerCase())
       .executeTakeFirst()
-  )?.id as number | undefined;
+  )?.id;
 }
 
 /** Balances of one customer: open, overdue (as of `asOf`), and unapplied credit. */
-export async function customerBalances(db: Kysely<any>, id: number, asOf: string) {
+export async function customerBalances(db: Kysely<ApltDatabase>, id: number, asOf: string) {
   const r = await sql<{ open: string; overdue: string; credit: string }>`
     SELECT ${openBalanceOf(sql`${id}`)} AS open,
       coalesce((SELECT sum(greatest(i.total - i.credited_total - i.paid_total, 0)) FROM aplt_invoice_headers i
@@ -190,7 +199,7 @@ export async function customerBalances(db: Kysely<any>, id: number, asOf: string
 }
 
 /** How many documents of each kind name the customer (any of them forbids deleting it). */
-export async function documentCounts(db: Kysely<any>, id: number) {
+export async function documentCounts(db: Kysely<ApltDatabase>, id: number) {
   const r = await sql<{
     quotations: number;
     orders: number;
@@ -223,7 +232,7 @@ export interface CustomerDocumentRow {
 }
 
 /** The newest documents of a customer across every kind, newest first. */
-export async function recentDocuments(db: Kysely<any>, id: number, limit: number) {
+export async function recentDocuments(db: Kysely<ApltDatabase>, id: number, limit: number) {
   const r = await sql<CustomerDocumentRow>`
     SELECT * FROM (
       (SELECT 'quotation' AS type, id, quotation_number AS number, quotation_date AS date, status, total::text,

@@ -1,13 +1,21 @@
-import { isForeignKeyViolation, isUniqueViolation, type Kysely, pgErrorCode } from '@aplt/db';
+import {
+  type ApltDatabase,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  type Kysely,
+  pgErrorCode,
+} from '@aplt/db';
 import { conflict, notFound, unprocessable } from '@aplt/http';
 import { invoiceState } from '../invoices/invoice.service';
 import { recordAudit } from '../shared/audit.service';
 import { today } from '../shared/context';
 import { type CustomerRow, findCustomer, findCustomerByEmail } from '../shared/customer.repository';
 import { inTransaction } from '../shared/in-transaction';
+import { definedOnly } from '../shared/values';
 import { type CreateCustomerInput, customerFields, type UpdateCustomerInput } from './customer.schemas';
 import * as repo from './customer.repository';
 import { vatNumberProblem } from './vat-number';
+import type { z } from 'zod';
 
 export interface Actor {
   actor: string | null;
@@ -19,12 +27,13 @@ export interface Actor {
 const RECENT_DOCUMENTS = 10;
 
 /** Column values of a create/update body: JSON columns serialised, absent fields left out. */
-function columns(input: Partial<CreateCustomerInput>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(input)) {
-    if (v === undefined || k === 'expected_updated_at') continue;
-    out[k] = (k === 'metadata' || k === 'shipping_address') && v !== null ? JSON.stringify(v) : v;
-  }
+function columns(input: Partial<UpdateCustomerInput>): repo.CustomerValues {
+  const { expected_updated_at: _, metadata, shipping_address, ...plain } = input;
+  // Pick: every field of the form is stored in the column of its name.
+  const out: repo.CustomerValues = definedOnly<Pick<repo.CustomerValues, keyof typeof plain>>(plain);
+  if (metadata !== undefined) out.metadata = JSON.stringify(metadata);
+  if (shipping_address !== undefined)
+    out.shipping_address = shipping_address === null ? null : JSON.stringify(shipping_address);
   return out;
 }
 
@@ -51,7 +60,7 @@ function refusal(err: unknown): never {
   throw err;
 }
 
-async function ensureUnique(db: Kysely<any>, values: Record<string, unknown>, exceptId?: number) {
+async function ensureUnique(db: Kysely<ApltDatabase>, values: repo.CustomerValues, exceptId?: number) {
   if (typeof values.email === 'string') {
     const other = await repo.customerIdByEmail(db, values.email);
     if (other !== undefined && other !== exceptId)
@@ -68,7 +77,7 @@ async function ensureUnique(db: Kysely<any>, values: Record<string, unknown>, ex
 }
 
 export async function listCustomers(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   q: {
     q?: string | undefined;
     is_active?: 'true' | 'false' | undefined;
@@ -84,7 +93,7 @@ export async function listCustomers(
   return { data: rows, count, limit: q.limit, offset: q.offset };
 }
 
-export async function loadCustomer(db: Kysely<any>, id: number) {
+export async function loadCustomer(db: Kysely<ApltDatabase>, id: number) {
   const c = await repo.findCustomer(db, id);
   if (!c) throw notFound(`Customer ${id} not found`);
   const asOf = today();
@@ -120,7 +129,7 @@ export async function loadCustomer(db: Kysely<any>, id: number) {
   };
 }
 
-export async function createCustomer(db: Kysely<any>, input: CreateCustomerInput, who: Actor) {
+export async function createCustomer(db: Kysely<ApltDatabase>, input: CreateCustomerInput, who: Actor) {
   const values = columns(input);
   try {
     const id = await inTransaction(db, async (trx) => {
@@ -129,7 +138,7 @@ export async function createCustomer(db: Kysely<any>, input: CreateCustomerInput
       await ensureUnique(trx, values);
       const row = await repo.insertCustomer(trx, values);
       await recordAudit(trx, audit(who, 'customer.create', row.id, values));
-      return row.id as number;
+      return row.id;
     });
     return loadCustomer(db, id);
   } catch (err) {
@@ -137,7 +146,12 @@ export async function createCustomer(db: Kysely<any>, input: CreateCustomerInput
   }
 }
 
-export async function updateCustomer(db: Kysely<any>, id: number, input: UpdateCustomerInput, who: Actor) {
+export async function updateCustomer(
+  db: Kysely<ApltDatabase>,
+  id: number,
+  input: UpdateCustomerInput,
+  who: Actor,
+) {
   const values = columns(input);
   try {
     await inTransaction(db, async (trx) => {
@@ -145,14 +159,14 @@ export async function updateCustomer(db: Kysely<any>, id: number, input: UpdateC
       if (!current) throw notFound(`Customer ${id} not found`);
       if (
         input.expected_updated_at !== undefined &&
-        (current.updated_at as Date).getTime() !== new Date(input.expected_updated_at).getTime()
+        current.updated_at.getTime() !== new Date(input.expected_updated_at).getTime()
       )
         throw conflict('The customer was changed by someone else since it was loaded', {
-          updated_at: (current.updated_at as Date).toISOString(),
+          updated_at: current.updated_at.toISOString(),
         });
       // A new country must suit the stored VAT number and a new VAT number the stored country.
-      const vat = values.vat_number !== undefined ? (values.vat_number as string | null) : current.vat_number;
-      const country = (values.country as string | undefined) ?? current.country;
+      const vat = values.vat_number !== undefined ? values.vat_number : current.vat_number;
+      const country = values.country ?? current.country;
       const problem = vat ? vatNumberProblem(vat, country) : null;
       if (problem) throw unprocessable(`vat_number: ${problem}`, { field: 'vat_number' });
       const name = { ...current, ...values };
@@ -174,7 +188,7 @@ export async function updateCustomer(db: Kysely<any>, id: number, input: UpdateC
  * Only a customer without documents is removed; one with documents is part of the books (409
  * with the counts): make it inactive instead.
  */
-export async function removeCustomer(db: Kysely<any>, id: number, who: Actor) {
+export async function removeCustomer(db: Kysely<ApltDatabase>, id: number, who: Actor) {
   try {
     await inTransaction(db, async (trx) => {
       const current = await repo.findCustomer(trx, id, true);
@@ -222,7 +236,7 @@ export interface ShopProfile {
  * a deleted record) answers undefined and the document stays without one, as a guest's does.
  */
 export async function shopCustomerFor(
-  trx: Kysely<any>,
+  trx: Kysely<ApltDatabase>,
   profile: ShopProfile,
   who: Omit<Actor, 'actor'>,
 ): Promise<CustomerRow | undefined> {
@@ -241,30 +255,33 @@ export async function shopCustomerFor(
   const row = await repo.insertCustomerUnlessTaken(trx, values);
   if (!row) return findCustomerByEmail(trx, profile.email);
   await recordAudit(trx, {
-    ...audit({ ...who, actor: profile.email }, 'customer.create', row.id as number, values),
+    ...audit({ ...who, actor: profile.email }, 'customer.create', row.id, values),
     actor_type: 'customer',
   });
-  return findCustomer(trx, row.id as number);
+  return findCustomer(trx, row.id);
 }
 
 /** The profile as customer columns, each checked as the staff form checks it (a bad one is left out). */
-function shopCustomerColumns(profile: ShopProfile): Record<string, unknown> | undefined {
+function shopCustomerColumns(profile: ShopProfile): repo.CustomerValues | undefined {
   const email = customerFields.shape.email.safeParse(profile.email);
   if (!email.success || !email.data) return undefined;
-  const values: Record<string, unknown> = { email: email.data, metadata: JSON.stringify({ origin: 'shop' }) };
-  const optional = {
-    first_name: profile.first_name,
-    last_name: profile.last_name,
-    company: profile.company,
-    phone: profile.phone,
-    language: profile.language,
-  };
-  for (const [k, v] of Object.entries(optional)) {
-    if (v === null || v === undefined) continue;
-    const parsed = customerFields.shape[k as keyof typeof optional].safeParse(v);
-    if (parsed.success && parsed.data !== null && parsed.data !== undefined) values[k] = parsed.data;
-  }
-  return values;
+  const f = customerFields.shape;
+  return definedOnly({
+    email: email.data,
+    metadata: JSON.stringify({ origin: 'shop' }),
+    first_name: checked(f.first_name, profile.first_name),
+    last_name: checked(f.last_name, profile.last_name),
+    company: checked(f.company, profile.company),
+    phone: checked(f.phone, profile.phone),
+    language: checked(f.language, profile.language),
+  });
+}
+
+/** The value as the schema leaves it, or undefined for one it refuses, null or absent. */
+function checked<S extends z.ZodType>(schema: S, v: unknown): NonNullable<z.output<S>> | undefined {
+  if (v === null || v === undefined) return undefined;
+  const parsed = schema.safeParse(v);
+  return parsed.success && parsed.data !== null && parsed.data !== undefined ? parsed.data : undefined;
 }
 
 function audit(who: Actor, action: string, id: number, changes: unknown) {

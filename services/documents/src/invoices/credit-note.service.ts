@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { conflict, notFound, unprocessable } from '@aplt/http';
 import { insertRelation } from '../chain/relation.repository';
 import { post } from '../ledger/posting.service';
@@ -26,7 +26,11 @@ export interface CreditNoteInput {
  * VAT category, so the credited total can never pass the invoice total. Credit beyond what is
  * still outstanding (an already paid invoice) becomes customer credit, never lost.
  */
-export async function createCreditNote(db: Kysely<any>, input: CreditNoteInput, actor: string | null) {
+export async function createCreditNote(
+  db: Kysely<ApltDatabase>,
+  input: CreditNoteInput,
+  actor: string | null,
+) {
   return db
     .transaction()
     .execute(async (trx) => {

@@ -1,27 +1,38 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Insertable, type Kysely, type Selectable, sql } from '@aplt/db';
+import type { Updateable } from 'kysely';
 import { containsPattern } from '../shared/paging';
 
-export async function insertInvoiceHeader(db: Kysely<any>, values: Record<string, unknown>) {
+type Invoices = ApltDatabase['aplt_invoice_headers'];
+export type InvoiceHeader = Selectable<Invoices>;
+export type InvoiceLine = Selectable<ApltDatabase['aplt_invoice_lines']>;
+
+export async function insertInvoiceHeader(db: Kysely<ApltDatabase>, values: Insertable<Invoices>) {
   return db.insertInto('aplt_invoice_headers').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function insertInvoiceLines(db: Kysely<any>, rows: Array<Record<string, unknown>>) {
+export async function insertInvoiceLines(
+  db: Kysely<ApltDatabase>,
+  rows: Array<Insertable<ApltDatabase['aplt_invoice_lines']>>,
+) {
   if (!rows.length) return [];
   return db.insertInto('aplt_invoice_lines').values(rows).returningAll().execute();
 }
 
-export async function insertVatSummary(db: Kysely<any>, rows: Array<Record<string, unknown>>) {
+export async function insertVatSummary(
+  db: Kysely<ApltDatabase>,
+  rows: Array<Insertable<ApltDatabase['aplt_invoice_vat_summary']>>,
+) {
   if (!rows.length) return;
   await db.insertInto('aplt_invoice_vat_summary').values(rows).execute();
 }
 
-export async function findInvoiceHeader(db: Kysely<any>, id: number | string, forUpdate = false) {
+export async function findInvoiceHeader(db: Kysely<ApltDatabase>, id: number, forUpdate = false) {
   let q = db.selectFrom('aplt_invoice_headers').selectAll().where('id', '=', id);
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
-export async function findInvoiceLines(db: Kysely<any>, invoiceIds: Array<number | string>) {
+export async function findInvoiceLines(db: Kysely<ApltDatabase>, invoiceIds: number[]) {
   if (!invoiceIds.length) return [];
   return db
     .selectFrom('aplt_invoice_lines')
@@ -32,7 +43,7 @@ export async function findInvoiceLines(db: Kysely<any>, invoiceIds: Array<number
     .execute();
 }
 
-export async function findVatSummaries(db: Kysely<any>, invoiceIds: Array<number | string>) {
+export async function findVatSummaries(db: Kysely<ApltDatabase>, invoiceIds: number[]) {
   if (!invoiceIds.length) return [];
   return db
     .selectFrom('aplt_invoice_vat_summary')
@@ -44,9 +55,9 @@ export async function findVatSummaries(db: Kysely<any>, invoiceIds: Array<number
 }
 
 export async function updateInvoiceHeader(
-  db: Kysely<any>,
-  id: number | string,
-  values: Record<string, unknown>,
+  db: Kysely<ApltDatabase>,
+  id: number,
+  values: Updateable<Invoices>,
 ) {
   return db
     .updateTable('aplt_invoice_headers')
@@ -56,7 +67,7 @@ export async function updateInvoiceHeader(
     .executeTakeFirstOrThrow();
 }
 
-export async function addCreditedQuantity(db: Kysely<any>, lineId: number | string, quantity: number) {
+export async function addCreditedQuantity(db: Kysely<ApltDatabase>, lineId: number, quantity: number) {
   await db
     .updateTable('aplt_invoice_lines')
     .set((eb) => ({ credited_quantity: eb('credited_quantity', '+', quantity) }))
@@ -65,7 +76,7 @@ export async function addCreditedQuantity(db: Kysely<any>, lineId: number | stri
 }
 
 /** Per invoice line: the amount already credited by credit-note lines. */
-export async function creditedAmounts(db: Kysely<any>, invoiceLineIds: Array<number | string>) {
+export async function creditedAmounts(db: Kysely<ApltDatabase>, invoiceLineIds: number[]) {
   if (!invoiceLineIds.length) return new Map<string, string>();
   const rows = await db
     .selectFrom('aplt_invoice_lines')
@@ -77,7 +88,7 @@ export async function creditedAmounts(db: Kysely<any>, invoiceLineIds: Array<num
 }
 
 /** Per (category, rate): VAT already credited on an invoice by its credit notes. */
-export async function creditedVat(db: Kysely<any>, invoiceId: number | string) {
+export async function creditedVat(db: Kysely<ApltDatabase>, invoiceId: number) {
   return db
     .selectFrom('aplt_invoice_vat_summary as s')
     .innerJoin('aplt_invoice_headers as h', 'h.id', 's.invoice_id')
@@ -94,7 +105,7 @@ export async function creditedVat(db: Kysely<any>, invoiceId: number | string) {
 
 export interface InvoiceFilter {
   document_type: 'invoice' | 'proforma' | 'credit_note' | Array<'invoice' | 'proforma' | 'credit_note'>;
-  customer_id?: number | string;
+  customer_id?: number;
   year?: number;
   order_id?: number;
   /** Credit notes of this invoice. */
@@ -117,7 +128,7 @@ const derivedStatus = (asOf: string) => sql<string>`CASE
     ELSE 'open' END`;
 
 /** A page of invoice headers (newest first) and the number of all that match. */
-export async function listInvoiceHeaders(db: Kysely<any>, f: InvoiceFilter) {
+export async function listInvoiceHeaders(db: Kysely<ApltDatabase>, f: InvoiceFilter) {
   let q = db.selectFrom('aplt_invoice_headers');
   q = Array.isArray(f.document_type)
     ? q.where('document_type', 'in', f.document_type)
@@ -144,13 +155,13 @@ export async function listInvoiceHeaders(db: Kysely<any>, f: InvoiceFilter) {
   }
   const [rows, total] = await Promise.all([
     q.selectAll().orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
   ]);
   return { rows, count: Number(total?.n ?? 0) };
 }
 
 /** Money that reached an invoice: payment allocations (with the payment) and spent customer credit. */
-export async function allocationsOfInvoice(db: Kysely<any>, invoiceId: number | string) {
+export async function allocationsOfInvoice(db: Kysely<ApltDatabase>, invoiceId: number) {
   return db
     .selectFrom('aplt_payment_allocations as a')
     .leftJoin('aplt_payments as p', 'p.id', 'a.payment_id')
@@ -172,7 +183,7 @@ export async function allocationsOfInvoice(db: Kysely<any>, invoiceId: number | 
 }
 
 /** The credit notes of an invoice, oldest first. */
-export async function creditNotesOfInvoice(db: Kysely<any>, invoiceId: number | string) {
+export async function creditNotesOfInvoice(db: Kysely<ApltDatabase>, invoiceId: number) {
   return db
     .selectFrom('aplt_invoice_headers')
     .select([
@@ -190,12 +201,12 @@ export async function creditNotesOfInvoice(db: Kysely<any>, invoiceId: number | 
     .execute();
 }
 
-export async function deleteInvoice(db: Kysely<any>, id: number | string) {
+export async function deleteInvoice(db: Kysely<ApltDatabase>, id: number) {
   await db.deleteFrom('aplt_invoice_headers').where('id', '=', id).execute();
 }
 
 /** Company data of a brand for printing (aplt_cms_settings key/value). */
-export async function brandWithSettings(db: Kysely<any>, brandId: number | string | null) {
+export async function brandWithSettings(db: Kysely<ApltDatabase>, brandId: number | null) {
   const brand = brandId
     ? await db.selectFrom('aplt_brands').selectAll().where('id', '=', brandId).executeTakeFirst()
     : await db.selectFrom('aplt_brands').selectAll().where('is_default', '=', true).executeTakeFirst();
@@ -213,7 +224,7 @@ export async function brandWithSettings(db: Kysely<any>, brandId: number | strin
  * customer, brand with company settings, and (for a credit note) the credited invoice's number
  * and date. For the output service (PDF/UBL/.eml).
  */
-export async function loadInvoiceDocument(db: Kysely<any>, id: number | string) {
+export async function loadInvoiceDocument(db: Kysely<ApltDatabase>, id: number) {
   const header = await findInvoiceHeader(db, id);
   if (!header) return undefined;
   const [lines, vat_summary, customer, brand, credited] = await Promise.all([
@@ -240,7 +251,7 @@ export async function loadInvoiceDocument(db: Kysely<any>, id: number | string) 
 }
 
 /** Active VAT codes, to tag invoice lines and VAT summary rows with their code (for UBL and books). */
-export async function activeVatCodes(db: Kysely<any>) {
+export async function activeVatCodes(db: Kysely<ApltDatabase>) {
   return db
     .selectFrom('aplt_vat_codes')
     .select(['id', 'rate', 'category'])

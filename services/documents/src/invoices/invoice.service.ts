@@ -1,4 +1,5 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
+import type { Updateable } from 'kysely';
 import { conflict, notFound, unprocessable } from '@aplt/http';
 import { deleteRelationsTo, insertRelation } from '../chain/relation.repository';
 import { post } from '../ledger/posting.service';
@@ -15,19 +16,22 @@ import {
   findDefaultBrandId,
   findPaymentTermDays,
 } from '../shared/customer.repository';
-import { D, money, sum } from '../shared/money';
+import { D, type Decimal, money, sum } from '../shared/money';
 import { categoryForRate, isReverseCharge, REVERSE_CHARGE_NOTE, vatSummary } from '../shared/vat';
 import * as repo from './invoice.repository';
+import type { InvoiceHeader } from './invoice.repository';
 import { copiedLineFields } from '../shared/line-copy';
+import { jsonObject } from '../shared/json';
+import type { OrderHeader } from '../orders/order.repository';
 
 export type InvoiceKind = 'invoice' | 'proforma';
 
 /** Payment term: explicit days, else the customer's term (table row first), else 30; B2B at most 60. */
 async function termDays(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   customer: CustomerRow,
   explicit: number | undefined,
-): Promise<{ days: number; termId: string | null }> {
+): Promise<{ days: number; termId: number | null }> {
   if (explicit !== undefined) return { days: explicit, termId: null };
   if (customer.payment_term_id) {
     const days = await findPaymentTermDays(db, customer.payment_term_id);
@@ -37,10 +41,10 @@ async function termDays(
 }
 
 export interface DraftLine {
-  order_line_id?: string | number | null;
+  order_line_id?: number | null;
   line_type: string;
-  product_id?: string | number | null;
-  variant_id?: string | number | null;
+  product_id?: number | null;
+  variant_id?: number | null;
   sku?: string | null;
   description?: string | null;
   quantity: number;
@@ -52,7 +56,7 @@ export interface DraftLine {
   print_area?: string | null;
   print_colours?: number | null;
   print_unit_price: string;
-  vat_code_id?: string | number | null;
+  vat_code_id?: number | null;
   vat_rate: string;
   line_total: string;
   metadata?: unknown;
@@ -64,14 +68,14 @@ export interface DraftLine {
  * number comes from the same transaction, so a failed insert leaves no gap.
  */
 export async function writeInvoice(
-  trx: Kysely<any>,
+  trx: Kysely<ApltDatabase>,
   kind: InvoiceKind,
   customer: CustomerRow,
   draftLines: DraftLine[],
   opts: {
     issue_date?: string;
     payment_term_days?: number;
-    order?: any;
+    order?: Pick<OrderHeader, 'id' | 'brand_id' | 'delivered_at' | 'reference'>;
     reference?: string;
     notes?: string;
     actor: string | null;
@@ -167,8 +171,8 @@ export async function writeInvoice(
 }
 
 async function requireCustomer(
-  trx: Kysely<any>,
-  id: number | string | null | undefined,
+  trx: Kysely<ApltDatabase>,
+  id: number | null | undefined,
 ): Promise<CustomerRow> {
   if (id == null) throw unprocessable('An invoice needs a customer (customer_id)');
   const c = await findCustomer(trx, id);
@@ -181,7 +185,7 @@ async function requireCustomer(
  * line). A proforma copies the same lines but invoices nothing and books nothing.
  */
 export async function invoiceOrder(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   input: {
     order_id: number;
     document_type: InvoiceKind;
@@ -248,7 +252,7 @@ export async function invoiceOrder(
 
 /** An invoice (or proforma) without an order: lines priced like quotation lines. */
 export async function invoiceDirect(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   input: {
     customer_id: number;
     document_type: InvoiceKind;
@@ -287,13 +291,22 @@ export async function invoiceDirect(
     .then((id) => loadInvoice(db, id));
 }
 
+/** What the state of an invoice follows from (a header, or a summary row of one). */
+export interface InvoiceAmounts {
+  total: Decimal.Value | null;
+  credited_total: Decimal.Value | null;
+  paid_total: Decimal.Value | null;
+  document_type?: string | null;
+  due_date: string | Date | null;
+}
+
 /**
  * Balance and status as of a date: outstanding = total - credited - paid (never below 0);
  * paid when nothing is outstanding, overdue when something is and the due date has passed.
  * A fully credited, unpaid invoice is 'cancelled'.
  */
-export function invoiceState(h: any, asOf: string = today()) {
-  const outstanding = D(h.total).minus(h.credited_total).minus(h.paid_total);
+export function invoiceState(h: InvoiceAmounts, asOf: string = today()) {
+  const outstanding = D(h.total).minus(D(h.credited_total)).minus(D(h.paid_total));
   const balance = outstanding.isNegative() ? D(0) : outstanding;
   let status: string;
   if (h.document_type === 'credit_note') status = 'paid';
@@ -303,7 +316,9 @@ export function invoiceState(h: any, asOf: string = today()) {
   return { status, balance: money(balance) };
 }
 
-export function normaliseInvoice(h: any, asOf?: string) {
+export function normaliseInvoice<
+  H extends InvoiceAmounts & Pick<InvoiceHeader, 'issue_date' | 'delivery_date' | 'status'>,
+>(h: H, asOf?: string) {
   const s = invoiceState(h, asOf);
   return {
     ...h,
@@ -316,7 +331,7 @@ export function normaliseInvoice(h: any, asOf?: string) {
   };
 }
 
-export async function loadInvoice(db: Kysely<any>, id: number | string) {
+export async function loadInvoice(db: Kysely<ApltDatabase>, id: number) {
   const doc = await repo.loadInvoiceDocument(db, id);
   if (!doc) throw notFound(`Invoice ${id} not found`);
   return {
@@ -331,7 +346,7 @@ export async function loadInvoice(db: Kysely<any>, id: number | string) {
  * An invoice or credit note for the admin's detail page: with the money that reached it
  * (allocations, each with its payment) and the credit notes written against it.
  */
-export async function loadInvoiceDetail(db: Kysely<any>, id: number | string) {
+export async function loadInvoiceDetail(db: Kysely<ApltDatabase>, id: number) {
   const invoice = await loadInvoice(db, id);
   const [allocations, creditNotes] = await Promise.all([
     repo.allocationsOfInvoice(db, id),
@@ -350,7 +365,7 @@ export async function loadInvoiceDetail(db: Kysely<any>, id: number | string) {
 }
 
 /** A page of invoices (or credit notes) with lines and VAT summary, and the number of all that match. */
-export async function listInvoices(db: Kysely<any>, f: repo.InvoiceFilter) {
+export async function listInvoices(db: Kysely<ApltDatabase>, f: repo.InvoiceFilter) {
   const { rows: headers, count } = await repo.listInvoiceHeaders(db, { asOf: today(), ...f });
   const rows = headers.map((h) => normaliseInvoice(h));
   const ids = rows.map((r) => r.id);
@@ -366,7 +381,7 @@ export async function listInvoices(db: Kysely<any>, f: repo.InvoiceFilter) {
 }
 
 /** Keeps the stored status column in step with the balance (overdue is derived on read). */
-export async function refreshStoredStatus(db: Kysely<any>, id: number | string) {
+export async function refreshStoredStatus(db: Kysely<ApltDatabase>, id: number) {
   const h = (await repo.findInvoiceHeader(db, id))!;
   const { status } = invoiceState(h, '0000-01-01');
   const stored = status === 'paid' || status === 'cancelled' ? status : 'open';
@@ -377,7 +392,7 @@ export async function refreshStoredStatus(db: Kysely<any>, id: number | string) 
 }
 
 /** Only a proforma may be deleted; invoices are gapless and corrected by credit notes. */
-export async function removeInvoice(db: Kysely<any>, id: number) {
+export async function removeInvoice(db: Kysely<ApltDatabase>, id: number) {
   const h = await repo.findInvoiceHeader(db, id);
   if (!h) throw notFound(`Invoice ${id} not found`);
   if (h.document_type !== 'proforma')
@@ -390,17 +405,17 @@ export async function removeInvoice(db: Kysely<any>, id: number) {
 
 /** Fields that may change after issuing (the amounts never do). */
 export async function updateInvoice(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   id: number,
   patch: { notes?: string; reference?: string; metadata?: Record<string, unknown>; sent_at?: string },
 ) {
   const h = await repo.findInvoiceHeader(db, id);
   if (!h) throw notFound(`Invoice ${id} not found`);
-  const set: Record<string, unknown> = {};
+  const set: Updateable<ApltDatabase['aplt_invoice_headers']> = {};
   if (patch.notes !== undefined) set.notes = patch.notes;
   if (patch.reference !== undefined) set.reference = patch.reference;
   if (patch.sent_at !== undefined) set.sent_at = patch.sent_at;
-  if (patch.metadata) set.metadata = JSON.stringify({ ...(h.metadata ?? {}), ...patch.metadata });
+  if (patch.metadata) set.metadata = JSON.stringify({ ...jsonObject(h.metadata), ...patch.metadata });
   if (Object.keys(set).length) await repo.updateInvoiceHeader(db, id, set);
   return loadInvoice(db, id);
 }

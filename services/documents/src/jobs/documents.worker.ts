@@ -1,4 +1,4 @@
-import type { TenantDatabases, TenantRegistry } from '@aplt/db';
+import type { ApltDatabase, TenantDatabases, TenantRegistry } from '@aplt/db';
 import { type QueueClient, type Redis, startWorker, type WorkerHandle } from '@aplt/queue';
 import { expireDueQuotations } from '../quotations/quotation.service';
 import { billingDay } from '../subscriptions/billing.scheduler';
@@ -32,7 +32,7 @@ export function startDocumentsWorker(
         for (const t of tenants) {
           if (!t) continue;
           try {
-            const rows = await expireDueQuotations(deps.databases.aplt(t));
+            const rows = await expireDueQuotations(deps.databases.aplt<ApltDatabase>(t));
             expired[t.id] = rows.map((r) => r.quotation_number);
           } catch {
             failed.push(t.id);
@@ -44,7 +44,7 @@ export function startDocumentsWorker(
       'subscriptions.bill': async ({ tenantId, date }, job) => {
         const tenant = await deps.registry.get(tenantId);
         if (!tenant) return { tenantId, skipped: 'unknown tenant' };
-        const db = deps.databases.aplt(tenant);
+        const db = deps.databases.aplt<ApltDatabase>(tenant);
         // A scheduler left behind after billing was switched off bills nothing (sync removes it).
         if (!date && !(await isBillingEnabled(db))) return { tenantId, skipped: 'billing disabled' };
         // The day the scheduler meant, also on a retry the next day.

@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 
 export type SystemAccount = 'receivables' | 'revenue' | 'vat_payable' | 'bank' | 'customer_credit';
 
@@ -12,7 +12,7 @@ const defaults: Record<SystemAccount, { code: string; name: string; type: string
 };
 
 /** Ledger account id per system key; missing system accounts are created (idempotently). */
-export async function systemAccounts(db: Kysely<any>): Promise<Record<SystemAccount, string>> {
+export async function systemAccounts(db: Kysely<ApltDatabase>): Promise<Record<SystemAccount, number>> {
   const keys = Object.keys(defaults) as SystemAccount[];
   let rows = await db
     .selectFrom('aplt_ledger_accounts')
@@ -38,26 +38,26 @@ export async function systemAccounts(db: Kysely<any>): Promise<Record<SystemAcco
         'Ledger accounts for the system keys are missing and could not be created (code taken?)',
       );
   }
-  return Object.fromEntries(rows.map((r) => [r.system_key, r.id])) as Record<SystemAccount, string>;
+  return Object.fromEntries(rows.map((r) => [r.system_key, r.id])) as Record<SystemAccount, number>;
 }
 
 export interface JournalLineInput {
-  ledger_account_id: string;
+  ledger_account_id: number;
   debit?: string;
   credit?: string;
   description?: string;
-  customer_id?: string | number | null;
-  vat_code_id?: string | number | null;
+  customer_id?: number | null;
+  vat_code_id?: number | null;
 }
 
 /** One entry with its lines; the deferred trigger rejects the commit if they do not balance. */
 export async function insertJournal(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   entry: {
     entry_date: string;
     description: string;
     source_type: 'invoice' | 'credit_note' | 'payment' | 'allocation';
-    source_id: number | string;
+    source_id: number;
     created_by?: string | null;
   },
   lines: JournalLineInput[],
@@ -81,10 +81,10 @@ export async function insertJournal(
       })),
     )
     .execute();
-  return e.id as string;
+  return e.id;
 }
 
-export async function journalsOf(db: Kysely<any>, sourceType: string, sourceId: number | string) {
+export async function journalsOf(db: Kysely<ApltDatabase>, sourceType: string, sourceId: number) {
   const entries = await db
     .selectFrom('aplt_journal_entries')
     .selectAll()

@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { D, type Decimal, money } from '../shared/money';
 import {
   insertJournal,
@@ -9,7 +9,7 @@ import {
 } from './ledger.repository';
 
 /** The journal entries (with lines and accounts) a document posted. */
-export const journalOf = (db: Kysely<any>, sourceType: string, sourceId: number | string) =>
+export const journalOf = (db: Kysely<ApltDatabase>, sourceType: string, sourceId: number) =>
   journalsOf(db, sourceType, sourceId);
 
 type Leg = { account: SystemAccount; side: 'debit' | 'credit'; amount: Decimal.Value; description?: string };
@@ -19,16 +19,16 @@ type Leg = { account: SystemAccount; side: 'debit' | 'credit'; amount: Decimal.V
  * Debit and credit are checked here before the database's deferred trigger checks them again.
  */
 export async function post(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   entry: {
     entry_date: string;
     description: string;
     source_type: 'invoice' | 'credit_note' | 'payment' | 'allocation';
-    source_id: number | string;
+    source_id: number;
     created_by?: string | null;
   },
   legs: Leg[],
-  customerId: string | number | null,
+  customerId: number | null,
 ) {
   const live = legs.filter((l) => D(l.amount).gt(0));
   if (!live.length) return null;

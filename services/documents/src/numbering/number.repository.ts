@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql } from '@aplt/db';
 
 export type NumberPrefix = 'Q' | 'O' | 'F' | 'C' | 'P' | 'B';
 
@@ -9,7 +9,11 @@ export type NumberPrefix = 'Q' | 'O' | 'F' | 'C' | 'P' | 'B';
  * queue behind it (no duplicates), and a rollback undoes the increment (no burned numbers, so
  * invoices stay gapless). A new year inserts its row and starts at 1.
  */
-export async function allocateNumber(trx: Kysely<any>, prefix: NumberPrefix, year: number): Promise<string> {
+export async function allocateNumber(
+  trx: Kysely<ApltDatabase>,
+  prefix: NumberPrefix,
+  year: number,
+): Promise<string> {
   const row = await sql<{ last_value: number }>`
     INSERT INTO aplt_number_sequences (prefix, year, last_value) VALUES (${prefix}, ${year}, 1)
     ON CONFLICT (prefix, year) DO UPDATE SET last_value = aplt_number_sequences.last_value + 1

@@ -1,22 +1,28 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Insertable, Kysely, Selectable } from '@aplt/db';
+import type { Updateable } from 'kysely';
 import { containsPattern } from '../shared/paging';
 
-export async function insertOrderHeader(db: Kysely<any>, values: Record<string, unknown>) {
+type Orders = ApltDatabase['aplt_order_headers'];
+export type OrderHeader = Selectable<Orders>;
+export type OrderHeaderChanges = Updateable<Orders>;
+export type OrderLineValues = Insertable<ApltDatabase['aplt_order_lines']>;
+
+export async function insertOrderHeader(db: Kysely<ApltDatabase>, values: Insertable<Orders>) {
   return db.insertInto('aplt_order_headers').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function insertOrderLines(db: Kysely<any>, rows: Array<Record<string, unknown>>) {
+export async function insertOrderLines(db: Kysely<ApltDatabase>, rows: OrderLineValues[]) {
   if (!rows.length) return [];
   return db.insertInto('aplt_order_lines').values(rows).returningAll().execute();
 }
 
-export async function findOrderHeader(db: Kysely<any>, id: number, forUpdate = false) {
+export async function findOrderHeader(db: Kysely<ApltDatabase>, id: number, forUpdate = false) {
   let q = db.selectFrom('aplt_order_headers').selectAll().where('id', '=', id);
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
-export async function findOrderByQuotation(db: Kysely<any>, quotationId: number) {
+export async function findOrderByQuotation(db: Kysely<ApltDatabase>, quotationId: number) {
   return db
     .selectFrom('aplt_order_headers')
     .select(['id', 'order_number'])
@@ -24,7 +30,7 @@ export async function findOrderByQuotation(db: Kysely<any>, quotationId: number)
     .executeTakeFirst();
 }
 
-export async function findOrderLines(db: Kysely<any>, orderIds: number[]) {
+export async function findOrderLines(db: Kysely<ApltDatabase>, orderIds: number[]) {
   if (!orderIds.length) return [];
   return db
     .selectFrom('aplt_order_lines')
@@ -35,7 +41,7 @@ export async function findOrderLines(db: Kysely<any>, orderIds: number[]) {
     .execute();
 }
 
-export async function updateOrderHeader(db: Kysely<any>, id: number, values: Record<string, unknown>) {
+export async function updateOrderHeader(db: Kysely<ApltDatabase>, id: number, values: OrderHeaderChanges) {
   return db
     .updateTable('aplt_order_headers')
     .set(values)
@@ -44,7 +50,7 @@ export async function updateOrderHeader(db: Kysely<any>, id: number, values: Rec
     .executeTakeFirst();
 }
 
-export async function addInvoicedQuantity(db: Kysely<any>, lineId: number | string, quantity: number) {
+export async function addInvoicedQuantity(db: Kysely<ApltDatabase>, lineId: number, quantity: number) {
   await db
     .updateTable('aplt_order_lines')
     .set((eb) => ({ invoiced_quantity: eb('invoiced_quantity', '+', quantity) }))
@@ -54,7 +60,7 @@ export async function addInvoicedQuantity(db: Kysely<any>, lineId: number | stri
 
 /** A page of order headers (newest first) and the number of all that match. */
 export async function listOrderHeaders(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   f: { status?: string; customer_id?: number; q?: string; limit: number; offset: number },
 ) {
   let q = db.selectFrom('aplt_order_headers');
@@ -75,19 +81,19 @@ export async function listOrderHeaders(
   }
   const [rows, total] = await Promise.all([
     q.selectAll().orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
   ]);
   return { rows, count: Number(total?.n ?? 0) };
 }
 
-export async function deleteOrder(db: Kysely<any>, id: number) {
+export async function deleteOrder(db: Kysely<ApltDatabase>, id: number) {
   await db.deleteFrom('aplt_order_headers').where('id', '=', id).execute();
 }
 
-export async function countInvoicesOfOrder(db: Kysely<any>, orderId: number): Promise<number> {
+export async function countInvoicesOfOrder(db: Kysely<ApltDatabase>, orderId: number): Promise<number> {
   const row = await db
     .selectFrom('aplt_invoice_headers')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('order_id', '=', orderId)
     .executeTakeFirst();
   return Number(row?.n ?? 0);

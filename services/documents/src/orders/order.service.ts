@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { inTransaction } from '../shared/in-transaction';
 import { conflict, notFound, unprocessable } from '@aplt/http';
 import type { Config } from '../config';
@@ -9,7 +9,7 @@ import {
   computeTotals,
   quotationAmountLines,
   resolveLines,
-  type ResolvedLine,
+  type ResolvedSetupCost,
   STANDARD_VAT_RATE,
 } from '../quotations/pricing.service';
 import * as quotations from '../quotations/quotation.repository';
@@ -21,25 +21,39 @@ import {
   findCustomer,
   findDefaultBrandId,
 } from '../shared/customer.repository';
+import { jsonObject } from '../shared/json';
 import { D } from '../shared/money';
+import { pickDefined } from '../shared/values';
 import { isReverseCharge } from '../shared/vat';
 import * as repo from './order.repository';
 import { type OrderFilter, type OrderStatus, orderTransitions } from './order.schemas';
 
 export { orderStatuses, orderTransitions, type OrderStatus } from './order.schemas';
 
-const timestampColumn: Partial<Record<OrderStatus, string>> = {
+const timestampColumn: Partial<
+  Record<OrderStatus, 'confirmed_at' | 'shipped_at' | 'delivered_at' | 'cancelled_at'>
+> = {
   confirmed: 'confirmed_at',
   shipped: 'shipped_at',
   delivered: 'delivered_at',
   cancelled: 'cancelled_at',
 };
 
+/**
+ * A line to order: a resolved input line, or a stored quotation line (its id becomes the
+ * order line's quotation_line_id); either way its fields are order-line columns.
+ */
+type SourceLine = Omit<repo.OrderLineValues, 'order_id' | 'quotation_line_id' | 'line_no' | 'metadata'> & {
+  id?: number | null;
+  metadata?: unknown;
+  setup_costs: ResolvedSetupCost[];
+};
+
 /** Order lines from quotation lines; each setup cost becomes a 'setup' line, shipping a 'shipping' line. */
-function orderLinesFrom(lines: Array<ResolvedLine & { id?: string | number | null }>, shippingCost: string) {
-  const rows: Array<Record<string, unknown>> = [];
+function orderLinesFrom(lines: SourceLine[], shippingCost: string) {
+  const rows: Array<Omit<repo.OrderLineValues, 'order_id'>> = [];
   for (const l of lines) {
-    const { setup_costs, id, ...line } = l as ResolvedLine & { id?: string | number | null };
+    const { setup_costs, id, ...line } = l;
     rows.push({ ...line, quotation_line_id: id ?? null, metadata: JSON.stringify(line.metadata ?? {}) });
     for (const s of setup_costs) {
       rows.push({
@@ -78,7 +92,7 @@ function orderLinesFrom(lines: Array<ResolvedLine & { id?: string | number | nul
  * order quotation_id make a second conversion a 409, even when two arrive at once.
  */
 export async function convertQuotation(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   quotationId: number,
   meta: { actor: string | null; requireValid?: boolean },
 ) {
@@ -168,7 +182,7 @@ export async function convertQuotation(
     });
     await repo.insertOrderLines(
       trx,
-      orderLinesFrom(lines as any, String(q.shipping_cost)).map((r) => ({ ...r, order_id: order.id })),
+      orderLinesFrom(lines, String(q.shipping_cost)).map((r) => ({ ...r, order_id: order.id })),
     );
     await quotations.updateQuotationHeader(trx, quotationId, {
       status: 'accepted',
@@ -200,7 +214,7 @@ export interface CreateOrderInput {
 
 /** A direct order without a quotation (e.g. a repeat order). */
 export async function createOrder(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   config: Config,
   input: CreateOrderInput,
   meta: { actor: string | null },
@@ -242,18 +256,18 @@ export async function createOrder(
   });
 }
 
-export function normaliseOrder(h: any) {
+export function normaliseOrder(h: repo.OrderHeader) {
   return {
     ...h,
     order_date: isoDate(h.order_date),
     expected_delivery_date: isoDate(h.expected_delivery_date),
-    tracking_url: h.metadata?.tracking_url ?? null,
+    tracking_url: jsonObject(h.metadata).tracking_url ?? null,
     /** The statuses this order may move to next (the panel offers exactly these). */
     allowed_transitions: orderTransitions[h.status as OrderStatus] ?? [],
   };
 }
 
-export async function loadOrder(db: Kysely<any>, id: number) {
+export async function loadOrder(db: Kysely<ApltDatabase>, id: number) {
   const header = await repo.findOrderHeader(db, id);
   if (!header) throw notFound(`Order ${id} not found`);
   const lines = await repo.findOrderLines(db, [id]);
@@ -261,7 +275,7 @@ export async function loadOrder(db: Kysely<any>, id: number) {
 }
 
 /** A page of orders with their lines, and the number of all that match the filter. */
-export async function listOrders(db: Kysely<any>, f: OrderFilter) {
+export async function listOrders(db: Kysely<ApltDatabase>, f: OrderFilter) {
   const { rows, count } = await repo.listOrderHeaders(db, f);
   const lines = await repo.findOrderLines(
     db,
@@ -275,7 +289,7 @@ export async function listOrders(db: Kysely<any>, f: OrderFilter) {
 
 /** Moves an order one step; anything else is a 409 naming the allowed moves. */
 export async function changeOrderStatus(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   id: number,
   status: OrderStatus,
   extra: { tracking_url?: string; expected_delivery_date?: string },
@@ -292,12 +306,12 @@ export async function changeOrderStatus(
         allowed,
       });
     }
-    const set: Record<string, unknown> = { status };
+    const set: repo.OrderHeaderChanges = { status };
     const col = timestampColumn[status];
     if (col) set[col] = new Date();
     if (extra.expected_delivery_date) set.expected_delivery_date = extra.expected_delivery_date;
     if (extra.tracking_url)
-      set.metadata = JSON.stringify({ ...(order.metadata ?? {}), tracking_url: extra.tracking_url });
+      set.metadata = JSON.stringify({ ...jsonObject(order.metadata), tracking_url: extra.tracking_url });
     await repo.updateOrderHeader(trx, id, set);
     // A direct order confirmed: queued for the partner when it has partner lines (once per order).
     if (status === 'confirmed') await queueForPartner(trx, id);
@@ -306,7 +320,7 @@ export async function changeOrderStatus(
 }
 
 export async function updateOrder(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   id: number,
   patch: {
     expected_delivery_date?: string | null;
@@ -320,10 +334,12 @@ export async function updateOrder(
   return inTransaction(db, async (trx) => {
     const order = await repo.findOrderHeader(trx, id, true);
     if (!order) throw notFound(`Order ${id} not found`);
-    const set: Record<string, unknown> = {};
-    for (const k of ['expected_delivery_date', 'reference', 'notes', 'internal_notes'] as const)
-      if (patch[k] !== undefined) set[k] = patch[k];
-    const metadata: Record<string, unknown> = { ...(order.metadata ?? {}), ...(patch.metadata ?? {}) };
+    const plain = ['expected_delivery_date', 'reference', 'notes', 'internal_notes'] as const;
+    const set: repo.OrderHeaderChanges = pickDefined(
+      patch,
+      plain satisfies ReadonlyArray<keyof repo.OrderHeaderChanges>,
+    );
+    const metadata: Record<string, unknown> = { ...jsonObject(order.metadata), ...(patch.metadata ?? {}) };
     if (patch.tracking_url !== undefined) metadata.tracking_url = patch.tracking_url;
     set.metadata = JSON.stringify(metadata);
     await repo.updateOrderHeader(trx, id, set);
@@ -332,7 +348,7 @@ export async function updateOrder(
 }
 
 /** Only a pending order that was never invoiced can be deleted; its quotation opens again. */
-export async function removeOrder(db: Kysely<any>, id: number) {
+export async function removeOrder(db: Kysely<ApltDatabase>, id: number) {
   await inTransaction(db, async (trx) => {
     const order = await repo.findOrderHeader(trx, id, true);
     if (!order) throw notFound(`Order ${id} not found`);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ApltDatabase } from '@aplt/db';
 import Decimal from 'decimal.js';
 import type {
   CompanyData,
@@ -18,7 +19,7 @@ const money = (v: unknown) => new Decimal((v as string | number | null) ?? 0).to
 
 /** Loads one document with everything a PDF, an e-mail draft or a UBL file prints. */
 export async function loadPrintableDocument(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   kind: DocumentKind,
   id: number,
   images: ImageEmbedder,

@@ -1,10 +1,11 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import type { ApltDatabase } from '@aplt/db';
 
 /**
  * Read access for document output. Kept apart from the documents core on purpose: output only
  * reads the tables (and records where an invoice PDF was stored), so it has its own thin queries.
  */
-type Db = Kysely<any> | Transaction<any>;
+type Db = Kysely<ApltDatabase>;
 export type Row = Record<string, any>;
 
 export type HeaderKind = 'quotation' | 'order' | 'invoice' | 'credit_note';
@@ -46,28 +47,51 @@ export async function findHeader(db: Db, kind: HeaderKind, id: number): Promise<
   }
 }
 
+/** The catalog's names and picture of a line's product (`p`) and variant (`v`). */
+const productColumns = [
+  'p.name_nl as product_name_nl',
+  'p.name_en as product_name_en',
+  'p.name_de as product_name_de',
+  sql<string | null>`coalesce(v.image_url, p.image_url, p.images->>0)`.as('catalog_image_url'),
+] as const;
+
 export async function findLines(db: Db, kind: HeaderKind, documentId: number): Promise<Row[]> {
-  const [table, fk] =
-    kind === 'quotation'
-      ? ['aplt_quotation_lines', 'quotation_id']
-      : kind === 'order'
-        ? ['aplt_order_lines', 'order_id']
-        : ['aplt_invoice_lines', 'invoice_id'];
-  return db
-    .selectFrom(`${table} as l`)
-    .leftJoin('aplt_products as p', 'p.id', 'l.product_id')
-    .leftJoin('aplt_product_variants as v', 'v.id', 'l.variant_id')
-    .selectAll('l')
-    .select([
-      'p.name_nl as product_name_nl',
-      'p.name_en as product_name_en',
-      'p.name_de as product_name_de',
-      sql<string | null>`coalesce(v.image_url, p.image_url, p.images->>0)`.as('catalog_image_url'),
-    ])
-    .where(`l.${fk}`, '=', documentId)
-    .orderBy('l.line_no')
-    .orderBy('l.id')
-    .execute();
+  switch (kind) {
+    case 'quotation':
+      return db
+        .selectFrom('aplt_quotation_lines as l')
+        .leftJoin('aplt_products as p', 'p.id', 'l.product_id')
+        .leftJoin('aplt_product_variants as v', 'v.id', 'l.variant_id')
+        .selectAll('l')
+        .select(productColumns)
+        .where('l.quotation_id', '=', documentId)
+        .orderBy('l.line_no')
+        .orderBy('l.id')
+        .execute();
+    case 'order':
+      return db
+        .selectFrom('aplt_order_lines as l')
+        .leftJoin('aplt_products as p', 'p.id', 'l.product_id')
+        .leftJoin('aplt_product_variants as v', 'v.id', 'l.variant_id')
+        .selectAll('l')
+        .select(productColumns)
+        .where('l.order_id', '=', documentId)
+        .orderBy('l.line_no')
+        .orderBy('l.id')
+        .execute();
+    case 'invoice':
+    case 'credit_note':
+      return db
+        .selectFrom('aplt_invoice_lines as l')
+        .leftJoin('aplt_products as p', 'p.id', 'l.product_id')
+        .leftJoin('aplt_product_variants as v', 'v.id', 'l.variant_id')
+        .selectAll('l')
+        .select(productColumns)
+        .where('l.invoice_id', '=', documentId)
+        .orderBy('l.line_no')
+        .orderBy('l.id')
+        .execute();
+  }
 }
 
 export async function findQuotationSetupCosts(db: Db, lineIds: number[]): Promise<Row[]> {
@@ -105,7 +129,7 @@ export async function resolveBrandId(db: Db, ...candidates: Array<number | null 
     .orderBy('is_default', 'desc')
     .orderBy('id')
     .executeTakeFirst();
-  return fallback?.id as number | undefined;
+  return fallback?.id;
 }
 
 export async function findBrand(db: Db, brandId: number | undefined): Promise<Row | undefined> {
@@ -120,7 +144,7 @@ export async function findCmsSettings(db: Db, brandId: number | undefined): Prom
     .select(['key', 'value'])
     .where('brand_id', '=', brandId)
     .execute();
-  return Object.fromEntries(rows.filter((r) => r.value !== null).map((r) => [r.key, r.value]));
+  return Object.fromEntries(rows.flatMap((r) => (r.value !== null ? [[r.key, r.value]] : [])));
 }
 
 /**

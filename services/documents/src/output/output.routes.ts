@@ -1,4 +1,4 @@
-import type { TenantDatabases } from '@aplt/db';
+import type { ApltDatabase, TenantDatabases } from '@aplt/db';
 import { type App, errorBody, HttpError, notFound, requireActor, unprocessable } from '@aplt/http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -78,7 +78,7 @@ export const outputRoutes = fp(
     const pdfDeps = { pool, storeDir: config.DOCUMENT_STORE_DIR, log: app.log };
 
     async function load(request: FastifyRequest, kind: DocumentKind, id: number): Promise<PrintableDocument> {
-      const db = opts.databases.aplt(request.tenant);
+      const db = opts.databases.aplt<ApltDatabase>(request.tenant);
       const doc = await loadPrintableDocument(db, kind, id, images);
       if (!doc) throw notFound(`${kind.replace('_', ' ')} ${id} not found`, { id });
       return doc;
@@ -86,7 +86,12 @@ export const outputRoutes = fp(
 
     async function pdfOf(request: FastifyRequest, doc: PrintableDocument): Promise<Buffer> {
       try {
-        return await documentPdf(pdfDeps, opts.databases.aplt(request.tenant), request.tenant.id, doc);
+        return await documentPdf(
+          pdfDeps,
+          opts.databases.aplt<ApltDatabase>(request.tenant),
+          request.tenant.id,
+          doc,
+        );
       } catch (err) {
         if (err instanceof PoolBusyError) {
           throw new HttpError(

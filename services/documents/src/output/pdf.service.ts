@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Kysely } from 'kysely';
+import type { ApltDatabase } from '@aplt/db';
 import type { BrowserPool } from '@aplt/browser';
 import type { PrintableDocument } from './document.model';
 import { recordInvoicePdf, replaceInvoicePdf } from './output.repository';
@@ -65,7 +66,7 @@ export interface PdfDeps {
  */
 export async function documentPdf(
   deps: PdfDeps,
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   tenantId: string,
   doc: PrintableDocument,
 ): Promise<Buffer> {

@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import * as repo from './partner.repository';
 import { isActive, readPartnerSettings } from './partner-settings.service';
 
@@ -10,7 +10,7 @@ import { isActive, readPartnerSettings } from './partner-settings.service';
  * second call for the same order changes nothing. The worker is told after the commit (the
  * partner plugin's hook) and the scheduled sweep picks up anything that was not.
  */
-export async function queueForPartner(db: Kysely<any>, orderId: number): Promise<boolean> {
+export async function queueForPartner(db: Kysely<ApltDatabase>, orderId: number): Promise<boolean> {
   const settings = await readPartnerSettings(db);
   if (!isActive(settings)) return false;
   const order = await repo.findOrder(db, orderId);

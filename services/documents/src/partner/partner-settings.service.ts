@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { unprocessable } from '@aplt/http';
 import { recordAudit } from '../shared/audit.service';
 import { inTransaction } from '../shared/in-transaction';
@@ -42,7 +42,7 @@ function parseCodes(raw: string | undefined): string[] {
   }
 }
 
-export async function readPartnerSettings(db: Kysely<any>): Promise<PartnerSettings> {
+export async function readPartnerSettings(db: Kysely<ApltDatabase>): Promise<PartnerSettings> {
   const m = await settings.readSettings(db, ALL_KEYS);
   return {
     enabled: m.get(KEYS.enabled) === 'true',
@@ -85,7 +85,7 @@ export function credentialsOf(
 }
 
 export async function updatePartnerSettings(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   input: PartnerSettingsInput,
   who: {
     tenantId: string;

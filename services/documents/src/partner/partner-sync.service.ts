@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { conflict, notFound, unprocessable } from '@aplt/http';
 import { changeOrderStatus, type OrderStatus, updateOrder } from '../orders/order.service';
+import type { OrderHeader } from '../orders/order.repository';
 import { inTransaction } from '../shared/in-transaction';
+import { jsonObject } from '../shared/json';
 import { PartnerCallError, PartnerClient } from './partner-client';
 import type { PartnerConfig } from './partner.config';
 import * as repo from './partner.repository';
@@ -94,7 +96,7 @@ export function trackingUrlOf(answer: Record<string, unknown>): string | null {
 }
 
 function orderPayload(
-  order: any,
+  order: OrderHeader,
   lines: Awaited<ReturnType<typeof repo.findPartnerLines>>,
   organisationId: string,
 ) {
@@ -103,8 +105,7 @@ function orderPayload(
     reference: order.order_number,
     external_reference: order.order_number,
     organisation_id: organisationId,
-    order_date:
-      order.order_date instanceof Date ? order.order_date.toISOString().slice(0, 10) : order.order_date,
+    order_date: order.order_date,
     expected_delivery_date: order.expected_delivery_date ?? null,
     currency: order.currency,
     language: order.language,
@@ -135,7 +136,11 @@ function orderPayload(
 }
 
 /** The partner's organisation for the order's customer: found by our reference, else created. */
-async function organisationFor(client: PartnerClient, order: any, customer: any): Promise<string> {
+async function organisationFor(
+  client: PartnerClient,
+  order: OrderHeader,
+  customer: Awaited<ReturnType<typeof repo.findCustomer>> | null,
+): Promise<string> {
   const reference = customer
     ? `customer-${customer.customer_number ?? customer.id}`
     : `email-${String(order.customer_email ?? order.order_number).toLowerCase()}`;
@@ -168,7 +173,7 @@ async function organisationFor(client: PartnerClient, order: any, customer: any)
  * nothing to claim and sends nothing.
  */
 export async function sendOrder(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   tenantId: string,
   orderId: number,
   deps: PartnerDeps,
@@ -207,7 +212,9 @@ export async function sendOrder(
     }
     const payload = orderPayload(order, lines, organisationId);
     const answer = await client.post<Record<string, unknown>>(TRANSACTIONS, payload, {
-      'idempotency-key': row.idempotency_key,
+      // NULL only on a row from before the keys (requeued by a forced resend): fetch has always
+      // sent that as the text "null".
+      'idempotency-key': String(row.idempotency_key),
     });
     const processId = idString(answer?.process_id ?? answer?.processId);
     const documentId = idString(answer?.document_id ?? answer?.documentId ?? answer?.doc_id);
@@ -256,7 +263,7 @@ function movesTo(from: OrderStatus, target: 'shipped' | 'delivered'): OrderStatu
  * the customer's order view shows.
  */
 export async function pollOrderStatus(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   tenantId: string,
   orderId: number,
   deps: PartnerDeps,
@@ -292,7 +299,7 @@ export async function pollOrderStatus(
   return inTransaction(db, async (trx) => {
     const current = await repo.findSync(trx, orderId, true);
     if (!current) return { result: 'skipped', reason: 'sync row gone' };
-    const next = state ?? (current.status as PartnerState);
+    const next = state ?? current.status;
     await repo.updateSync(trx, orderId, {
       status: next,
       tracking_url: tracking ?? current.tracking_url,
@@ -314,7 +321,12 @@ export async function pollOrderStatus(
             step === 'shipped' && tracking ? { tracking_url: tracking } : {},
           );
         const after = await repo.findOrder(trx, orderId);
-        if (tracking && after && after.status !== 'cancelled' && after.metadata?.tracking_url !== tracking)
+        if (
+          tracking &&
+          after &&
+          after.status !== 'cancelled' &&
+          jsonObject(after.metadata).tracking_url !== tracking
+        )
           await updateOrder(trx, orderId, { tracking_url: tracking });
       }
     }
@@ -323,7 +335,7 @@ export async function pollOrderStatus(
 }
 
 /** Orders of one tenant waiting to be sent, and those whose status read is due. */
-export async function dueWork(db: Kysely<any>, config: PartnerConfig) {
+export async function dueWork(db: Kysely<ApltDatabase>, config: PartnerConfig) {
   const settings = await readPartnerSettings(db);
   if (!isActive(settings)) return { sends: [], polls: [] };
   const [sends, polls] = await Promise.all([
@@ -334,20 +346,20 @@ export async function dueWork(db: Kysely<any>, config: PartnerConfig) {
 }
 
 /** An order's partner state for the admin, with how many of its lines are partner lines. */
-export async function orderPartnerState(db: Kysely<any>, orderId: number) {
+export async function orderPartnerState(db: Kysely<ApltDatabase>, orderId: number) {
   const order = await repo.findOrder(db, orderId);
   if (!order) throw notFound(`Order ${orderId} not found`);
   const settings = await readPartnerSettings(db);
   const lines = await repo.findPartnerLines(db, orderId, settings.supplierCodes);
   return {
     order_id: orderId,
-    order_number: order.order_number as string,
+    order_number: order.order_number,
     partner_lines: lines.length,
     sync: await repo.findSyncView(db, orderId),
   };
 }
 
-export async function listPartnerStates(db: Kysely<any>, f: PartnerListQuery) {
+export async function listPartnerStates(db: Kysely<ApltDatabase>, f: PartnerListQuery) {
   const { rows, count } = await repo.listSyncViews(db, f);
   return { data: rows, count, limit: f.limit, offset: f.offset };
 }
@@ -357,7 +369,7 @@ export async function listPartnerStates(db: Kysely<any>, f: PartnerListQuery) {
  * (the partner still sees one order: the key stays the same). An order that was never queued is
  * queued when it has partner lines. Answers the state after the change.
  */
-export async function requestResend(db: Kysely<any>, orderId: number, force: boolean) {
+export async function requestResend(db: Kysely<ApltDatabase>, orderId: number, force: boolean) {
   await inTransaction(db, async (trx) => {
     const order = await repo.findOrder(trx, orderId, true);
     if (!order) throw notFound(`Order ${orderId} not found`);

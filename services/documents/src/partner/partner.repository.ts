@@ -1,5 +1,11 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, type Selectable, sql } from '@aplt/db';
+import type { Updateable } from 'kysely';
 import type { PartnerListQuery, PartnerState } from './partner.schemas';
+
+type Syncs = ApltDatabase['partner_order_sync'];
+export type SyncChanges = Updateable<Syncs>;
+/** The status column's CHECK allows only our states. */
+type SyncState = { status: PartnerState };
 
 /** The columns an admin sees of a sync row, with its order's number and status. */
 const viewColumns = [
@@ -21,19 +27,20 @@ const viewColumns = [
   's.updated_at',
 ] as const;
 
-const toView = (r: any) => ({ ...r, order_id: Number(r.order_id) });
+const toView = <R extends { order_id: number | null }>(r: R) => ({ ...r, order_id: Number(r.order_id) });
 
-export async function findSyncView(db: Kysely<any>, orderId: number) {
+export async function findSyncView(db: Kysely<ApltDatabase>, orderId: number) {
   const row = await db
     .selectFrom('partner_order_sync as s')
     .innerJoin('aplt_order_headers as o', 'o.id', 's.order_id')
     .select(viewColumns)
     .where('s.order_id', '=', orderId)
+    .$narrowType<SyncState>()
     .executeTakeFirst();
   return row ? toView(row) : null;
 }
 
-export async function listSyncViews(db: Kysely<any>, f: PartnerListQuery) {
+export async function listSyncViews(db: Kysely<ApltDatabase>, f: PartnerListQuery) {
   let q = db.selectFrom('partner_order_sync as s').innerJoin('aplt_order_headers as o', 'o.id', 's.order_id');
   if (f.status) q = q.where('s.status', '=', f.status);
   const [rows, total] = await Promise.all([
@@ -43,20 +50,25 @@ export async function listSyncViews(db: Kysely<any>, f: PartnerListQuery) {
       .orderBy('s.id', 'desc')
       .limit(f.limit)
       .offset(f.offset)
+      .$narrowType<SyncState>()
       .execute(),
-    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows.map(toView), count: Number(total.n) };
 }
 
-export async function findOrder(db: Kysely<any>, orderId: number, forUpdate = false) {
+export async function findOrder(db: Kysely<ApltDatabase>, orderId: number, forUpdate = false) {
   let q = db.selectFrom('aplt_order_headers').selectAll().where('id', '=', orderId);
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
 /** The order's product lines whose product comes from one of `supplierCodes`. */
-export async function findPartnerLines(db: Kysely<any>, orderId: number, supplierCodes: readonly string[]) {
+export async function findPartnerLines(
+  db: Kysely<ApltDatabase>,
+  orderId: number,
+  supplierCodes: readonly string[],
+) {
   if (!supplierCodes.length) return [];
   return db
     .selectFrom('aplt_order_lines as l')
@@ -87,13 +99,13 @@ export async function findPartnerLines(db: Kysely<any>, orderId: number, supplie
     .execute();
 }
 
-export async function findCustomer(db: Kysely<any>, customerId: number) {
+export async function findCustomer(db: Kysely<ApltDatabase>, customerId: number) {
   return db.selectFrom('aplt_customers').selectAll().where('id', '=', customerId).executeTakeFirst();
 }
 
 /** The outbox row of a confirmed order; a second call for the same order changes nothing. */
 export async function insertQueuedSync(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   order: {
     id: number;
     order_number: string;
@@ -116,8 +128,13 @@ export async function insertQueuedSync(
  * Claims the order's row for one send: only a queued row, or one whose claim is older than the
  * lease (its worker died). One UPDATE, so of two workers at once exactly one gets the row.
  */
-export async function claimForSend(db: Kysely<any>, orderId: number, claimToken: string, leaseMs: number) {
-  const res = await sql<any>`
+export async function claimForSend(
+  db: Kysely<ApltDatabase>,
+  orderId: number,
+  claimToken: string,
+  leaseMs: number,
+) {
+  const res = await sql<Selectable<Syncs>>`
     UPDATE partner_order_sync
        SET status = 'sending', claim_token = ${claimToken}, claimed_at = now(), attempts = attempts + 1
      WHERE order_id = ${orderId}
@@ -130,10 +147,10 @@ export async function claimForSend(db: Kysely<any>, orderId: number, claimToken:
 
 /** Ends a claim; only the claim's owner may (a worker overtaken after its lease writes nothing). */
 export async function finishClaim(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   orderId: number,
   claimToken: string,
-  values: Record<string, unknown>,
+  values: SyncChanges,
 ): Promise<boolean> {
   const res = await db
     .updateTable('partner_order_sync')
@@ -144,13 +161,17 @@ export async function finishClaim(
   return Number(res.numUpdatedRows) > 0;
 }
 
-export async function findSync(db: Kysely<any>, orderId: number, forUpdate = false) {
-  let q = db.selectFrom('partner_order_sync').selectAll().where('order_id', '=', orderId);
+export async function findSync(db: Kysely<ApltDatabase>, orderId: number, forUpdate = false) {
+  let q = db
+    .selectFrom('partner_order_sync')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .$narrowType<SyncState>();
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
-export async function updateSync(db: Kysely<any>, orderId: number, values: Record<string, unknown>) {
+export async function updateSync(db: Kysely<ApltDatabase>, orderId: number, values: SyncChanges) {
   await db.updateTable('partner_order_sync').set(values).where('order_id', '=', orderId).execute();
 }
 
@@ -161,8 +182,12 @@ export interface DueRow {
 }
 
 /** Orders waiting for a send: queued, or claimed longer ago than the lease. */
-export async function findDueSends(db: Kysely<any>, leaseMs: number, limit = 200): Promise<DueRow[]> {
-  const res = await sql<{ order_id: string; stamp: Date }>`
+export async function findDueSends(
+  db: Kysely<ApltDatabase>,
+  leaseMs: number,
+  limit = 200,
+): Promise<DueRow[]> {
+  const res = await sql<{ order_id: number; stamp: Date }>`
     SELECT order_id, updated_at AS stamp FROM partner_order_sync
      WHERE order_id IS NOT NULL
        AND (status = 'queued'
@@ -173,9 +198,13 @@ export async function findDueSends(db: Kysely<any>, leaseMs: number, limit = 200
 }
 
 /** Sent orders the partner has not finished with, read (or sent) longer than `everyMs` ago. */
-export async function findDuePolls(db: Kysely<any>, everyMs: number, limit = 200): Promise<DueRow[]> {
+export async function findDuePolls(
+  db: Kysely<ApltDatabase>,
+  everyMs: number,
+  limit = 200,
+): Promise<DueRow[]> {
   const states: PartnerState[] = ['pushed', 'confirmed'];
-  const res = await sql<{ order_id: string; stamp: Date | null }>`
+  const res = await sql<{ order_id: number; stamp: Date | null }>`
     SELECT order_id, last_polled_at AS stamp FROM partner_order_sync
      WHERE order_id IS NOT NULL
        AND status IN (${sql.join(states)})

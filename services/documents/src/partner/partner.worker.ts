@@ -1,4 +1,4 @@
-import type { TenantDatabases, TenantRegistry } from '@aplt/db';
+import type { ApltDatabase, TenantDatabases, TenantRegistry } from '@aplt/db';
 import { type QueueClient, type Redis, startWorker, type WorkerHandle } from '@aplt/queue';
 import { dueWork, type PartnerDeps, pollOrderStatus, sendOrder } from './partner-sync.service';
 
@@ -16,7 +16,7 @@ export function startPartnerWorker(
 ): WorkerHandle {
   const tenantDb = async (tenantId: string) => {
     const tenant = await deps.registry.get(tenantId);
-    return tenant ? deps.databases.aplt(tenant) : null;
+    return tenant ? deps.databases.aplt<ApltDatabase>(tenant) : null;
   };
   return startWorker(
     'partner-sync',
@@ -38,7 +38,7 @@ export function startPartnerWorker(
         for (const t of tenants) {
           if (!t) continue;
           try {
-            const { sends, polls } = await dueWork(deps.databases.aplt(t), partner.config);
+            const { sends, polls } = await dueWork(deps.databases.aplt<ApltDatabase>(t), partner.config);
             for (const s of sends)
               await opts.queues.enqueue(
                 'partner-sync',

@@ -1,11 +1,14 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Insertable, type Kysely, sql } from '@aplt/db';
+import type { Updateable } from 'kysely';
 import { containsPattern } from '../shared/paging';
 
-export async function insertPayment(db: Kysely<any>, values: Record<string, unknown>) {
+type Payments = ApltDatabase['aplt_payments'];
+
+export async function insertPayment(db: Kysely<ApltDatabase>, values: Insertable<Payments>) {
   return db.insertInto('aplt_payments').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updatePayment(db: Kysely<any>, id: number | string, values: Record<string, unknown>) {
+export async function updatePayment(db: Kysely<ApltDatabase>, id: number, values: Updateable<Payments>) {
   return db
     .updateTable('aplt_payments')
     .set(values)
@@ -14,17 +17,20 @@ export async function updatePayment(db: Kysely<any>, id: number | string, values
     .executeTakeFirstOrThrow();
 }
 
-export async function findPayment(db: Kysely<any>, id: number | string, forUpdate = false) {
+export async function findPayment(db: Kysely<ApltDatabase>, id: number, forUpdate = false) {
   let q = db.selectFrom('aplt_payments').selectAll().where('id', '=', id);
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
-export async function insertAllocation(db: Kysely<any>, values: Record<string, unknown>) {
+export async function insertAllocation(
+  db: Kysely<ApltDatabase>,
+  values: Insertable<ApltDatabase['aplt_payment_allocations']>,
+) {
   return db.insertInto('aplt_payment_allocations').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function allocationsOfPayments(db: Kysely<any>, paymentIds: Array<number | string>) {
+export async function allocationsOfPayments(db: Kysely<ApltDatabase>, paymentIds: number[]) {
   if (!paymentIds.length) return [];
   return db
     .selectFrom('aplt_payment_allocations as a')
@@ -36,12 +42,12 @@ export async function allocationsOfPayments(db: Kysely<any>, paymentIds: Array<n
 }
 
 export async function insertUnappliedCredit(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   v: {
-    customer_id: number | string;
+    customer_id: number;
     source_type: 'payment' | 'credit_note' | 'manual';
-    payment_id?: number | string;
-    credit_note_id?: number | string;
+    payment_id?: number;
+    credit_note_id?: number;
     amount: string;
     notes?: string;
   },
@@ -60,18 +66,18 @@ export async function insertUnappliedCredit(
 }
 
 /** Open credits of a customer, oldest first, locked so two allocations cannot spend them twice. */
-export async function openCreditsForUpdate(db: Kysely<any>, customerId: number | string) {
+export async function openCreditsForUpdate(db: Kysely<ApltDatabase>, customerId: number) {
   return db
     .selectFrom('aplt_unapplied_credits')
     .selectAll()
     .where('customer_id', '=', customerId)
-    .where('remaining_amount', '>', 0)
+    .where('remaining_amount', '>', '0')
     .orderBy('id')
     .forUpdate()
     .execute();
 }
 
-export async function creditsOfCustomer(db: Kysely<any>, customerId: number | string) {
+export async function creditsOfCustomer(db: Kysely<ApltDatabase>, customerId: number) {
   return db
     .selectFrom('aplt_unapplied_credits')
     .selectAll()
@@ -80,7 +86,7 @@ export async function creditsOfCustomer(db: Kysely<any>, customerId: number | st
     .execute();
 }
 
-export async function setCreditRemaining(db: Kysely<any>, id: number | string, remaining: string) {
+export async function setCreditRemaining(db: Kysely<ApltDatabase>, id: number, remaining: string) {
   await db
     .updateTable('aplt_unapplied_credits')
     .set({
@@ -98,7 +104,7 @@ const customerLabel = sql<
 
 /** A page of payments (newest first) with the customer's name, and the number of all that match. */
 export async function listPayments(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   f: { customer_id?: number; q?: string; limit: number; offset: number },
 ) {
   let q = db.selectFrom('aplt_payments as p').leftJoin('aplt_customers as c', 'c.id', 'p.customer_id');
@@ -124,13 +130,13 @@ export async function listPayments(
       .limit(f.limit)
       .offset(f.offset)
       .execute(),
-    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
   ]);
   return { rows, count: Number(total?.n ?? 0) };
 }
 
 /** The customer's name as lists show it (payments carry only the id). */
-export async function customerNameOf(db: Kysely<any>, customerId: number | string | null) {
+export async function customerNameOf(db: Kysely<ApltDatabase>, customerId: number | null) {
   if (customerId === null) return null;
   const row = await db
     .selectFrom('aplt_customers as c')
@@ -140,7 +146,7 @@ export async function customerNameOf(db: Kysely<any>, customerId: number | strin
   return row?.name ?? null;
 }
 
-export async function addPaidTotal(db: Kysely<any>, invoiceId: number | string, amount: string) {
+export async function addPaidTotal(db: Kysely<ApltDatabase>, invoiceId: number, amount: string) {
   await db
     .updateTable('aplt_invoice_headers')
     .set({ paid_total: sql`paid_total + ${amount}::numeric` })
@@ -148,7 +154,7 @@ export async function addPaidTotal(db: Kysely<any>, invoiceId: number | string, 
     .execute();
 }
 
-export async function creditOfPayment(db: Kysely<any>, paymentId: number | string) {
+export async function creditOfPayment(db: Kysely<ApltDatabase>, paymentId: number) {
   return db
     .selectFrom('aplt_unapplied_credits')
     .selectAll()

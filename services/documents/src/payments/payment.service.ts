@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { conflict, notFound, unprocessable } from '@aplt/http';
 import { insertRelation } from '../chain/relation.repository';
 import * as invoices from '../invoices/invoice.repository';
@@ -24,13 +24,13 @@ export interface PaymentInput {
 
 /** Locks the invoices (in id order, so concurrent allocations cannot deadlock) and checks each can take its amount. */
 async function lockAllocatable(
-  trx: Kysely<any>,
-  customerId: number | string,
+  trx: Kysely<ApltDatabase>,
+  customerId: number,
   allocations: Array<{ invoice_id: number; amount: string }>,
 ) {
   const ids = [...new Set(allocations.map((a) => a.invoice_id))].sort((a, b) => a - b);
   if (ids.length !== allocations.length) throw unprocessable('Each invoice may appear once in allocations');
-  const locked = new Map<number, any>();
+  const locked = new Map<number, invoices.InvoiceHeader>();
   for (const id of ids) {
     const h = await invoices.findInvoiceHeader(trx, id, true);
     if (!h) throw unprocessable(`invoice ${id} does not exist`);
@@ -41,7 +41,7 @@ async function lockAllocatable(
     locked.set(id, h);
   }
   for (const a of allocations) {
-    const h = locked.get(a.invoice_id);
+    const h = locked.get(a.invoice_id)!;
     const balance = invoiceState(h).balance;
     if (D(a.amount).gt(balance)) {
       throw conflict(
@@ -58,7 +58,7 @@ async function lockAllocatable(
  * the payment nor any invoice's open balance; what is not allocated stays on the customer as
  * unapplied credit. Journal: debit bank, credit receivables (allocated) and customer credit (rest).
  */
-export async function registerPayment(db: Kysely<any>, input: PaymentInput, actor: string | null) {
+export async function registerPayment(db: Kysely<ApltDatabase>, input: PaymentInput, actor: string | null) {
   return db
     .transaction()
     .execute(async (trx) => {
@@ -147,7 +147,7 @@ export async function registerPayment(db: Kysely<any>, input: PaymentInput, acto
  * oldest credit first, up to the requested amount or the invoice's balance.
  */
 export async function allocateCredit(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   input: { invoice_id: number; amount?: string },
   actor: string | null,
 ) {
@@ -217,11 +217,11 @@ export async function allocateCredit(
   });
 }
 
-export function normalisePayment(p: any) {
+export function normalisePayment<P extends { payment_date: string }>(p: P) {
   return { ...p, payment_date: isoDate(p.payment_date) };
 }
 
-export async function loadPayment(db: Kysely<any>, id: number | string) {
+export async function loadPayment(db: Kysely<ApltDatabase>, id: number) {
   const p = await repo.findPayment(db, id);
   if (!p) throw notFound(`Payment ${id} not found`);
   const [allocations, credit, customerName] = await Promise.all([
@@ -238,7 +238,7 @@ export async function loadPayment(db: Kysely<any>, id: number | string) {
 }
 
 /** A page of payments with their allocations, and the number of all that match the filter. */
-export async function listPayments(db: Kysely<any>, f: PaymentFilter) {
+export async function listPayments(db: Kysely<ApltDatabase>, f: PaymentFilter) {
   const { rows, count } = await repo.listPayments(db, f);
   const allocations = await repo.allocationsOfPayments(
     db,
@@ -253,7 +253,7 @@ export async function listPayments(db: Kysely<any>, f: PaymentFilter) {
   };
 }
 
-export async function customerCredit(db: Kysely<any>, customerId: number) {
+export async function customerCredit(db: Kysely<ApltDatabase>, customerId: number) {
   const credits = await repo.creditsOfCustomer(db, customerId);
   return { customer_id: customerId, available: money(sum(credits.map((c) => c.remaining_amount))), credits };
 }

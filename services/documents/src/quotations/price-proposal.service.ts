@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { unprocessable } from '@aplt/http';
 import type { Config } from '../config';
 import { loadShippingRules, shippingCost } from '../settings/shipping.service';
@@ -16,7 +16,7 @@ import type { LineInput } from './quotation.schemas';
  * when a quotation is saved (resolveLines): the editor shows it, and saving the returned `line`
  * stores exactly these amounts. Franco uses the rest of the quotation as the caller reports it.
  */
-export async function proposePrice(db: Kysely<any>, config: Config, input: PriceProposalInput) {
+export async function proposePrice(db: Kysely<ApltDatabase>, config: Config, input: PriceProposalInput) {
   const date = input.date ?? today();
   // Product (and variant) from the SKU or the id.
   let productId = input.product_id;

@@ -1,7 +1,12 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql } from '@aplt/db';
 
 /** Tiered price: the highest min_quantity not above the quantity, valid on the date. */
-export async function findTierPrice(db: Kysely<any>, productId: number, quantity: number, onDate: string) {
+export async function findTierPrice(
+  db: Kysely<ApltDatabase>,
+  productId: number,
+  quantity: number,
+  onDate: string,
+) {
   return db
     .selectFrom('aplt_product_prices')
     .select(['price', 'min_quantity'])
@@ -16,7 +21,7 @@ export async function findTierPrice(db: Kysely<any>, productId: number, quantity
     .executeTakeFirst();
 }
 
-export async function findProduct(db: Kysely<any>, productId: number) {
+export async function findProduct(db: Kysely<ApltDatabase>, productId: number) {
   return db
     .selectFrom('aplt_products as p')
     .leftJoin('aplt_vat_codes as v', 'v.id', 'p.vat_code_id')
@@ -25,7 +30,7 @@ export async function findProduct(db: Kysely<any>, productId: number) {
     .executeTakeFirst();
 }
 
-export async function findTechnique(db: Kysely<any>, techniqueId: number) {
+export async function findTechnique(db: Kysely<ApltDatabase>, techniqueId: number) {
   return db
     .selectFrom('aplt_techniques')
     .select(['id', 'code', 'name_nl'])
@@ -40,7 +45,7 @@ export async function findTechnique(db: Kysely<any>, techniqueId: number) {
  * open one).
  */
 export async function findTechniquePrice(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   techniqueId: number,
   quantity: number,
   colours: number | undefined,
@@ -78,7 +83,11 @@ export async function findTechniquePrice(
 }
 
 /** Setup cost of a technique: the product-specific row wins over the technique default. */
-export async function findOpstartkosten(db: Kysely<any>, techniqueId: number, productId: number | undefined) {
+export async function findOpstartkosten(
+  db: Kysely<ApltDatabase>,
+  techniqueId: number,
+  productId: number | undefined,
+) {
   return db
     .selectFrom('aplt_opstartkosten')
     .selectAll()
@@ -94,12 +103,12 @@ export async function findOpstartkosten(db: Kysely<any>, techniqueId: number, pr
     .executeTakeFirst();
 }
 
-export async function findOpstartkostenById(db: Kysely<any>, id: number) {
+export async function findOpstartkostenById(db: Kysely<ApltDatabase>, id: number) {
   return db.selectFrom('aplt_opstartkosten').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** A product or variant SKU (aplt_skus knows both) -> the product, and the variant when it is one. */
-export async function findSku(db: Kysely<any>, sku: string) {
+export async function findSku(db: Kysely<ApltDatabase>, sku: string) {
   return db
     .selectFrom('aplt_skus as s')
     .leftJoin('aplt_product_variants as v', 'v.id', 's.variant_id')
@@ -108,11 +117,11 @@ export async function findSku(db: Kysely<any>, sku: string) {
     .executeTakeFirst();
 }
 
-export async function findTechniqueByCode(db: Kysely<any>, code: string) {
+export async function findTechniqueByCode(db: Kysely<ApltDatabase>, code: string) {
   return db.selectFrom('aplt_techniques').select('id').where('code', '=', code).executeTakeFirst();
 }
 
-export async function findTechniqueDetails(db: Kysely<any>, id: number) {
+export async function findTechniqueDetails(db: Kysely<ApltDatabase>, id: number) {
   return db
     .selectFrom('aplt_techniques')
     .select(['id', 'code', 'name_nl', 'pricing_type', 'max_colours', 'is_active'])
@@ -122,7 +131,7 @@ export async function findTechniqueDetails(db: Kysely<any>, id: number) {
 
 /** A print position of the product, by id or by its code. */
 export async function findPrintPosition(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   productId: number,
   by: { id?: number; code?: string },
 ) {
@@ -136,7 +145,7 @@ export async function findPrintPosition(
 }
 
 /** Which techniques the product offers at which positions (empty: the catalog says nothing). */
-export async function productTechniqueLinks(db: Kysely<any>, productId: number) {
+export async function productTechniqueLinks(db: Kysely<ApltDatabase>, productId: number) {
   return db
     .selectFrom('aplt_product_techniques')
     .select(['technique_id', 'print_position_id', 'max_colours', 'print_area'])

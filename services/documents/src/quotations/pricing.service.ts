@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { unprocessable } from '@aplt/http';
 import type { Config } from '../config';
 import { loadShippingRules, shippingCost } from '../settings/shipping.service';
@@ -76,7 +76,7 @@ export function techniqueUnitPrice(
 
 /** Resolves prices, techniques and setup costs of input lines against the catalog. */
 export async function resolveLines(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   inputs: LineInput[],
   onDate: string,
 ): Promise<ResolvedLine[]> {
@@ -242,7 +242,7 @@ export interface AmountLine {
  * unless the caller fixed it.
  */
 export async function computeTotals(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   config: Config,
   lines: AmountLine[],
   opts: { reverseCharge: boolean; shippingOverride?: string | null },

@@ -1,12 +1,22 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Insertable, type Kysely, type Selectable, sql } from '@aplt/db';
+import type { Updateable } from 'kysely';
 import { containsPattern } from '../shared/paging';
 import type { ResolvedLine } from './pricing.service';
+import type { LineInput } from './quotation.schemas';
 
-export async function insertQuotationHeader(db: Kysely<any>, values: Record<string, unknown>) {
+type Quotations = ApltDatabase['aplt_quotation_headers'];
+export type QuotationHeader = Selectable<Quotations>;
+export type QuotationHeaderChanges = Updateable<Quotations>;
+
+export async function insertQuotationHeader(db: Kysely<ApltDatabase>, values: Insertable<Quotations>) {
   return db.insertInto('aplt_quotation_headers').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function updateQuotationHeader(db: Kysely<any>, id: number, values: Record<string, unknown>) {
+export async function updateQuotationHeader(
+  db: Kysely<ApltDatabase>,
+  id: number,
+  values: QuotationHeaderChanges,
+) {
   return db
     .updateTable('aplt_quotation_headers')
     .set(values)
@@ -17,7 +27,7 @@ export async function updateQuotationHeader(db: Kysely<any>, id: number, values:
 
 /** Inserts lines (numbered from startLineNo) with their setup costs: two statements in all. */
 export async function insertQuotationLines(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   quotationId: number,
   lines: ResolvedLine[],
   startLineNo = 1,
@@ -44,17 +54,17 @@ export async function insertQuotationLines(
   return inserted.sort((a, b) => Number(a.line_no) - Number(b.line_no));
 }
 
-export async function deleteQuotationLines(db: Kysely<any>, quotationId: number) {
+export async function deleteQuotationLines(db: Kysely<ApltDatabase>, quotationId: number) {
   await db.deleteFrom('aplt_quotation_lines').where('quotation_id', '=', quotationId).execute();
 }
 
-export async function findQuotationHeader(db: Kysely<any>, id: number, forUpdate = false) {
+export async function findQuotationHeader(db: Kysely<ApltDatabase>, id: number, forUpdate = false) {
   let q = db.selectFrom('aplt_quotation_headers').selectAll().where('id', '=', id);
   if (forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
-export async function findQuotationLines(db: Kysely<any>, quotationIds: number[]) {
+export async function findQuotationLines(db: Kysely<ApltDatabase>, quotationIds: number[]) {
   if (!quotationIds.length) return [];
   return db
     .selectFrom('aplt_quotation_lines')
@@ -66,7 +76,7 @@ export async function findQuotationLines(db: Kysely<any>, quotationIds: number[]
     .execute();
 }
 
-export async function findSetupCosts(db: Kysely<any>, lineIds: Array<number | string>) {
+export async function findSetupCosts(db: Kysely<ApltDatabase>, lineIds: number[]) {
   if (!lineIds.length) return [];
   return db
     .selectFrom('aplt_quotation_line_setup_costs')
@@ -76,11 +86,23 @@ export async function findSetupCosts(db: Kysely<any>, lineIds: Array<number | st
     .execute();
 }
 
-export async function findQuotationLine(db: Kysely<any>, lineId: number) {
-  return db.selectFrom('aplt_quotation_lines').selectAll().where('id', '=', lineId).executeTakeFirst();
+export async function findQuotationLine(db: Kysely<ApltDatabase>, lineId: number) {
+  return (
+    db
+      .selectFrom('aplt_quotation_lines')
+      .selectAll()
+      .where('id', '=', lineId)
+      // The column's CHECK allows only these.
+      .$narrowType<{ line_type: LineInput['line_type'] }>()
+      .executeTakeFirst()
+  );
 }
 
-export async function updateQuotationLine(db: Kysely<any>, lineId: number, values: Record<string, unknown>) {
+export async function updateQuotationLine(
+  db: Kysely<ApltDatabase>,
+  lineId: number,
+  values: Updateable<ApltDatabase['aplt_quotation_lines']>,
+) {
   return db
     .updateTable('aplt_quotation_lines')
     .set(values)
@@ -89,11 +111,11 @@ export async function updateQuotationLine(db: Kysely<any>, lineId: number, value
     .executeTakeFirst();
 }
 
-export async function deleteQuotationLine(db: Kysely<any>, lineId: number) {
+export async function deleteQuotationLine(db: Kysely<ApltDatabase>, lineId: number) {
   await db.deleteFrom('aplt_quotation_lines').where('id', '=', lineId).execute();
 }
 
-export async function nextLineNo(db: Kysely<any>, quotationId: number): Promise<number> {
+export async function nextLineNo(db: Kysely<ApltDatabase>, quotationId: number): Promise<number> {
   const row = await db
     .selectFrom('aplt_quotation_lines')
     .select(sql<number>`coalesce(max(line_no), 0) + 1`.as('n'))
@@ -113,7 +135,7 @@ export interface QuotationFilter {
 }
 
 /** A page of quotation headers (newest first) and the number of all that match. */
-export async function listQuotationHeaders(db: Kysely<any>, f: QuotationFilter) {
+export async function listQuotationHeaders(db: Kysely<ApltDatabase>, f: QuotationFilter) {
   let q = db.selectFrom('aplt_quotation_headers');
   if (f.source_code) q = q.where('source_code', '=', f.source_code);
   if (f.status) q = q.where('status', '=', f.status);
@@ -136,15 +158,15 @@ export async function listQuotationHeaders(db: Kysely<any>, f: QuotationFilter) 
   }
   const [rows, total] = await Promise.all([
     q.selectAll().orderBy('id', 'desc').limit(f.limit).offset(f.offset).execute(),
-    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
   ]);
   return { rows, count: Number(total?.n ?? 0) };
 }
 
 /** The caller's quotations: by aplt customer id or the e-mail on the quotation (spec: match by e-mail). */
 export async function listQuotationsOfCustomer(
-  db: Kysely<any>,
-  customerId: string | null,
+  db: Kysely<ApltDatabase>,
+  customerId: number | null,
   email: string,
   status?: string,
 ) {
@@ -162,7 +184,7 @@ export async function listQuotationsOfCustomer(
 }
 
 /** Marks open quotations whose validity passed as expired; returns their ids. */
-export async function expireQuotations(db: Kysely<any>, asOf: string) {
+export async function expireQuotations(db: Kysely<ApltDatabase>, asOf: string) {
   const rows = await db
     .updateTable('aplt_quotation_headers')
     .set({ status: 'expired', expired_at: sql`now()` })
@@ -173,6 +195,6 @@ export async function expireQuotations(db: Kysely<any>, asOf: string) {
   return rows;
 }
 
-export async function deleteQuotation(db: Kysely<any>, id: number) {
+export async function deleteQuotation(db: Kysely<ApltDatabase>, id: number) {
   await db.deleteFrom('aplt_quotation_headers').where('id', '=', id).execute();
 }

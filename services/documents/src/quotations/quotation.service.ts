@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { inTransaction } from '../shared/in-transaction';
 import { conflict, notFound, unprocessable } from '@aplt/http';
 import type { Config } from '../config';
@@ -14,6 +14,8 @@ import {
 import { isReverseCharge } from '../shared/vat';
 import { computeTotals, quotationAmountLines, resolveLines, type ResolvedLine } from './pricing.service';
 import { findOrderByQuotation } from '../orders/order.repository';
+import { jsonObject } from '../shared/json';
+import { pickDefined } from '../shared/values';
 import * as repo from './quotation.repository';
 import type { CreateQuotationInput, LineInput, UpdateQuotationInput } from './quotation.schemas';
 
@@ -22,8 +24,8 @@ export interface ActorMeta {
 }
 
 async function customerOf(
-  db: Kysely<any>,
-  customerId: number | string | null | undefined,
+  db: Kysely<ApltDatabase>,
+  customerId: number | null | undefined,
 ): Promise<CustomerRow | null> {
   if (customerId == null) return null;
   const c = await findCustomer(db, customerId);
@@ -40,7 +42,10 @@ function customerFields(
     billing_address?: unknown;
   },
   c: CustomerRow | null,
-) {
+): Pick<
+  repo.QuotationHeaderChanges,
+  'customer_email' | 'customer_name' | 'customer_company' | 'billing_address'
+> {
   return {
     customer_email: input.customer_email ?? c?.email ?? null,
     customer_name: input.customer_name ?? (c ? customerName(c) : null),
@@ -51,7 +56,7 @@ function customerFields(
 
 /** Creates a quotation with its lines and setup costs; the Q number is allocated in the same transaction. */
 export async function createQuotation(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   config: Config,
   input: CreateQuotationInput,
   meta: ActorMeta & { defaultSource: string },
@@ -98,7 +103,7 @@ export async function createQuotation(
 }
 
 /** A quotation with lines (each with setup_costs) and the VAT summary of its current totals. */
-export async function loadQuotation(db: Kysely<any>, id: number) {
+export async function loadQuotation(db: Kysely<ApltDatabase>, id: number) {
   const header = await repo.findQuotationHeader(db, id);
   if (!header) throw notFound(`Quotation ${id} not found`);
   const [withLines] = await attachLines(db, [header]);
@@ -106,13 +111,13 @@ export async function loadQuotation(db: Kysely<any>, id: number) {
 }
 
 /** A quotation for the admin's detail page: with its lines and the order it became, if any. */
-export async function loadQuotationDetail(db: Kysely<any>, id: number) {
+export async function loadQuotationDetail(db: Kysely<ApltDatabase>, id: number) {
   const quotation = await loadQuotation(db, id);
   const order = await findOrderByQuotation(db, id);
   return { ...quotation, order: order ? { id: Number(order.id), order_number: order.order_number } : null };
 }
 
-export async function attachLines(db: Kysely<any>, headers: any[]) {
+export async function attachLines(db: Kysely<ApltDatabase>, headers: repo.QuotationHeader[]) {
   const lines = await repo.findQuotationLines(
     db,
     headers.map((h) => Number(h.id)),
@@ -129,17 +134,19 @@ export async function attachLines(db: Kysely<any>, headers: any[]) {
   }));
 }
 
-export function normaliseQuotation(h: any) {
+export function normaliseQuotation<H extends Pick<repo.QuotationHeader, 'quotation_date' | 'valid_until'>>(
+  h: H,
+) {
   return { ...h, quotation_date: isoDate(h.quotation_date), valid_until: isoDate(h.valid_until) };
 }
 
 /** A page of quotations with their lines, and the number of all that match the filter. */
-export async function listQuotations(db: Kysely<any>, filter: repo.QuotationFilter) {
+export async function listQuotations(db: Kysely<ApltDatabase>, filter: repo.QuotationFilter) {
   const { rows, count } = await repo.listQuotationHeaders(db, filter);
   return { data: await attachLines(db, rows), count };
 }
 
-function assertOpen(h: any) {
+function assertOpen(h: Pick<repo.QuotationHeader, 'status' | 'quotation_number'>) {
   if (h.status !== 'open')
     throw conflict(`Quotation ${h.quotation_number} is ${h.status}; only open quotations can change`, {
       status: h.status,
@@ -147,7 +154,7 @@ function assertOpen(h: any) {
 }
 
 /** Recomputes header totals from the stored lines (after any line change). */
-export async function recalculateQuotation(db: Kysely<any>, config: Config, id: number) {
+export async function recalculateQuotation(db: Kysely<ApltDatabase>, config: Config, id: number) {
   const header = await repo.findQuotationHeader(db, id);
   if (!header) throw notFound(`Quotation ${id} not found`);
   const lines = await repo.findQuotationLines(db, [id]);
@@ -170,7 +177,7 @@ export async function recalculateQuotation(db: Kysely<any>, config: Config, id: 
     })),
   ];
   const customer = await customerOf(db, header.customer_id);
-  const override = (header.metadata as Record<string, unknown> | null)?.shipping_cost_override;
+  const override = jsonObject(header.metadata).shipping_cost_override;
   const { vat_summary: _v, ...totals } = await computeTotals(db, config, amountLines, {
     reverseCharge: isReverseCharge(customer),
     shippingOverride: typeof override === 'string' ? override : null,
@@ -179,7 +186,7 @@ export async function recalculateQuotation(db: Kysely<any>, config: Config, id: 
 }
 
 export async function updateQuotation(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   config: Config,
   id: number,
   input: UpdateQuotationInput,
@@ -189,7 +196,6 @@ export async function updateQuotation(
     if (!header) throw notFound(`Quotation ${id} not found`);
     assertOpen(header);
     const customer = input.customer_id !== undefined ? await customerOf(trx, input.customer_id) : null;
-    const set: Record<string, unknown> = {};
     const plain = [
       'brand_id',
       'source_code',
@@ -201,22 +207,25 @@ export async function updateQuotation(
       'terms',
       'notes',
       'internal_notes',
-    ] as const;
-    for (const k of plain) if (input[k] !== undefined) set[k] = input[k];
+    ] as const satisfies ReadonlyArray<keyof repo.QuotationHeaderChanges>;
+    const set: repo.QuotationHeaderChanges = pickDefined(input, plain);
     if (input.customer_id !== undefined) {
       set.customer_id = input.customer_id;
       Object.assign(set, customerFields(input, customer));
     } else {
-      for (const k of ['customer_email', 'customer_name', 'customer_company'] as const)
-        if (input[k] !== undefined) set[k] = input[k];
+      const copied = ['customer_email', 'customer_name', 'customer_company'] as const;
+      Object.assign(
+        set,
+        pickDefined(input, copied satisfies ReadonlyArray<keyof repo.QuotationHeaderChanges>),
+      );
       if (input.billing_address !== undefined) set.billing_address = JSON.stringify(input.billing_address);
     }
     if (input.shipping_address !== undefined) set.shipping_address = JSON.stringify(input.shipping_address);
-    const metadata = { ...(header.metadata ?? {}), ...(input.metadata ?? {}) } as Record<string, unknown>;
+    const metadata: Record<string, unknown> = { ...jsonObject(header.metadata), ...(input.metadata ?? {}) };
     if (input.shipping_cost !== undefined) metadata.shipping_cost_override = input.shipping_cost;
     set.metadata = JSON.stringify(metadata);
-    const date = (set.quotation_date as string | undefined) ?? isoDate(header.quotation_date)!;
-    const validUntil = (set.valid_until as string | undefined) ?? isoDate(header.valid_until)!;
+    const date = set.quotation_date ?? isoDate(header.quotation_date)!;
+    const validUntil = set.valid_until ?? isoDate(header.valid_until)!;
     if (validUntil < date) throw unprocessable('valid_until must not be before quotation_date');
     await repo.updateQuotationHeader(trx, id, set);
     if (input.lines) {
@@ -229,7 +238,7 @@ export async function updateQuotation(
 }
 
 /** Deleting is for open quotations never converted; accepted ones are part of a document chain. */
-export async function removeQuotation(db: Kysely<any>, id: number) {
+export async function removeQuotation(db: Kysely<ApltDatabase>, id: number) {
   await inTransaction(db, async (trx) => {
     const header = await repo.findQuotationHeader(trx, id, true);
     if (!header) throw notFound(`Quotation ${id} not found`);
@@ -240,7 +249,7 @@ export async function removeQuotation(db: Kysely<any>, id: number) {
 }
 
 export async function addQuotationLine(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   config: Config,
   quotationId: number,
   input: LineInput,
@@ -263,7 +272,7 @@ export async function addQuotationLine(
 
 /** Changes what automation may change on a line: quantity, description, prices, discount. */
 export async function updateQuotationLine(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   config: Config,
   lineId: number,
   patch: {
@@ -313,7 +322,7 @@ export async function updateQuotationLine(
   });
 }
 
-export async function removeQuotationLine(db: Kysely<any>, config: Config, lineId: number) {
+export async function removeQuotationLine(db: Kysely<ApltDatabase>, config: Config, lineId: number) {
   return inTransaction(db, async (trx) => {
     const line = await repo.findQuotationLine(trx, lineId);
     if (!line) throw notFound(`Quotation line ${lineId} not found`);
@@ -326,7 +335,7 @@ export async function removeQuotationLine(db: Kysely<any>, config: Config, lineI
 }
 
 /** Rejection by the customer (or staff): reason kept on the quotation. */
-export async function rejectQuotation(db: Kysely<any>, id: number, reason: string) {
+export async function rejectQuotation(db: Kysely<ApltDatabase>, id: number, reason: string) {
   return inTransaction(db, async (trx) => {
     const header = await repo.findQuotationHeader(trx, id, true);
     if (!header) throw notFound(`Quotation ${id} not found`);
@@ -336,25 +345,25 @@ export async function rejectQuotation(db: Kysely<any>, id: number, reason: strin
       rejection_reason: reason,
       rejected_at: new Date(),
     });
-    return normaliseQuotation(row);
+    return normaliseQuotation(row!);
   });
 }
 
 /** The expiry job: open quotations past valid_until become expired. */
-export async function expireDueQuotations(db: Kysely<any>, asOf: string = today()) {
+export async function expireDueQuotations(db: Kysely<ApltDatabase>, asOf: string = today()) {
   return repo.expireQuotations(db, asOf);
 }
 
 /** The customer portal's view: quotations of the aplt customer or addressed to the e-mail. */
 export async function customerQuotations(
-  db: Kysely<any>,
-  customerId: string | null,
+  db: Kysely<ApltDatabase>,
+  customerId: number | null,
   email: string,
   status?: string,
 ) {
   return attachLines(db, await repo.listQuotationsOfCustomer(db, customerId, email, status));
 }
 
-export async function findQuotation(db: Kysely<any>, id: number) {
+export async function findQuotation(db: Kysely<ApltDatabase>, id: number) {
   return repo.findQuotationHeader(db, id);
 }

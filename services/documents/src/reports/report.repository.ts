@@ -1,7 +1,7 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql } from '@aplt/db';
 
 /** Invoices issued on or before as_of with their balance AS OF that date (later credits/payments ignored). */
-export async function receivablesAsOf(db: Kysely<any>, asOf: string) {
+export async function receivablesAsOf(db: Kysely<ApltDatabase>, asOf: string) {
   const rows = await sql<any>`
     SELECT h.id, h.invoice_number, h.customer_id, coalesce(h.customer_company, h.customer_name) AS customer,
            h.issue_date::text AS issue_date, h.due_date::text AS due_date, h.total,
@@ -30,7 +30,7 @@ export async function receivablesAsOf(db: Kysely<any>, asOf: string) {
 export type Period = 'month' | 'quarter' | 'year';
 
 /** Net revenue (excl. VAT) per period: invoices minus credit notes, by issue date. Proformas never count. */
-export async function revenueByPeriod(db: Kysely<any>, from: string, to: string, period: Period) {
+export async function revenueByPeriod(db: Kysely<ApltDatabase>, from: string, to: string, period: Period) {
   const rows = await sql<any>`
     SELECT to_char(date_trunc(${period}, issue_date), 'YYYY-MM-DD') AS period,
            sum(CASE WHEN document_type = 'invoice' THEN subtotal ELSE 0 END) AS invoiced,
@@ -45,7 +45,7 @@ export async function revenueByPeriod(db: Kysely<any>, from: string, to: string,
 }
 
 /** VAT per period, category and rate (credit notes negative), from the per-invoice VAT summaries. */
-export async function vatByPeriod(db: Kysely<any>, from: string, to: string, period: Period) {
+export async function vatByPeriod(db: Kysely<ApltDatabase>, from: string, to: string, period: Period) {
   const rows = await sql<any>`
     SELECT to_char(date_trunc(${period}, h.issue_date), 'YYYY-MM-DD') AS period, s.vat_category, s.vat_rate,
            sum(CASE WHEN h.document_type = 'invoice' THEN s.taxable_amount ELSE -s.taxable_amount END) AS taxable_amount,
@@ -57,7 +57,7 @@ export async function vatByPeriod(db: Kysely<any>, from: string, to: string, per
   return rows.rows;
 }
 
-export async function quotationStats(db: Kysely<any>, from: string, to: string, asOf: string) {
+export async function quotationStats(db: Kysely<ApltDatabase>, from: string, to: string, asOf: string) {
   const rows = await sql<any>`
     SELECT coalesce(sum(total) FILTER (WHERE status = 'open' AND valid_until >= ${asOf}::date), 0) AS open_value,
            count(*) FILTER (WHERE status = 'open' AND valid_until >= ${asOf}::date)::int AS open_count,

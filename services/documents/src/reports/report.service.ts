@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { addDays, daysBetween } from '../shared/context';
 import { D, money, sum } from '../shared/money';
 import * as repo from './report.repository';
@@ -18,7 +18,7 @@ export function bucketFor(daysOverdue: number): (typeof agingBuckets)[number] {
   return '90+';
 }
 
-export async function agedReceivables(db: Kysely<any>, asOf: string) {
+export async function agedReceivables(db: Kysely<ApltDatabase>, asOf: string) {
   const open = (await repo.receivablesAsOf(db, asOf)).filter((r) => D(r.outstanding).gt(0));
   const invoices = open.map((r) => {
     const days = daysBetween(r.due_date, asOf);
@@ -63,7 +63,7 @@ export async function agedReceivables(db: Kysely<any>, asOf: string) {
   };
 }
 
-export async function revenue(db: Kysely<any>, from: string, to: string, period: repo.Period) {
+export async function revenue(db: Kysely<ApltDatabase>, from: string, to: string, period: repo.Period) {
   const rows = await repo.revenueByPeriod(db, from, to, period);
   const data = rows.map((r: any) => ({
     ...r,
@@ -74,7 +74,7 @@ export async function revenue(db: Kysely<any>, from: string, to: string, period:
   return { from, to, period, data, total: money(sum(data.map((r: any) => r.net_revenue))) };
 }
 
-export async function vatReport(db: Kysely<any>, from: string, to: string, period: repo.Period) {
+export async function vatReport(db: Kysely<ApltDatabase>, from: string, to: string, period: repo.Period) {
   const rows = await repo.vatByPeriod(db, from, to, period);
   const data = rows.map((r: any) => ({
     ...r,
@@ -86,7 +86,7 @@ export async function vatReport(db: Kysely<any>, from: string, to: string, perio
 }
 
 /** KPIs: open quotation value, conversion rate (accepted / created, last 365 days), revenue this month, overdue amount. */
-export async function dashboard(db: Kysely<any>, asOf: string) {
+export async function dashboard(db: Kysely<ApltDatabase>, asOf: string) {
   const monthStart = `${asOf.slice(0, 7)}-01`;
   const yearAgo = addDays(asOf, -365);
   const [q, rev, aged] = await Promise.all([

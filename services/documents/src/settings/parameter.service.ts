@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { conflict } from '@aplt/http';
 import type { Config } from '../config';
 import { recordAudit } from '../shared/audit.service';
@@ -26,14 +26,14 @@ const known = new Set<string>(parameterKeys);
 const newest = (dates: Date[]) =>
   dates.length ? new Date(Math.max(...dates.map((d) => d.getTime()))) : null;
 
-export async function loadParameters(db: Kysely<any>, config: Config) {
+export async function loadParameters(db: Kysely<ApltDatabase>, config: Config) {
   const [rows, vatCodes, paymentTerms, rules] = await Promise.all([
     repo.listSettings(db),
     repo.listVatCodes(db),
     repo.listPaymentTerms(db),
     loadShippingRules(db, config),
   ]);
-  const byKey = new Map(rows.map((r) => [r.key as string, r]));
+  const byKey = new Map(rows.map((r) => [r.key, r]));
   const fallback = defaults(config);
   // What the shipping rules actually use (a malformed stored value falls back to the default).
   const effective: Record<ParameterKey, string | null> = {
@@ -56,7 +56,7 @@ export async function loadParameters(db: Kysely<any>, config: Config) {
         updated_at: row?.updated_at ?? null,
       };
     }),
-    updated_at: newest(stored.map((r) => r.updated_at as Date)),
+    updated_at: newest(stored.map((r) => r.updated_at)),
     // A secret (the partner password) is never read back: its row shows without a value.
     other_settings: rows
       .filter((r) => !known.has(r.key))
@@ -68,7 +68,7 @@ export async function loadParameters(db: Kysely<any>, config: Config) {
 
 /** Sets (or with null, removes) the given parameters in one transaction, with an audit row. */
 export async function updateParameters(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   config: Config,
   input: UpdateParametersInput,
   who: { actor: string | null; request_id?: string; ip?: string; user_agent?: string | null },
@@ -76,9 +76,9 @@ export async function updateParameters(
   await inTransaction(db, async (trx) => {
     await repo.lockSettings(trx);
     const rows = await repo.listSettings(trx);
-    const current = new Map(rows.filter((r) => known.has(r.key)).map((r) => [r.key as string, r]));
+    const current = new Map(rows.filter((r) => known.has(r.key)).map((r) => [r.key, r]));
     if (input.expected_updated_at !== undefined) {
-      const now = newest([...current.values()].map((r) => r.updated_at as Date));
+      const now = newest([...current.values()].map((r) => r.updated_at));
       const expected = input.expected_updated_at === null ? null : new Date(input.expected_updated_at);
       if ((now?.getTime() ?? null) !== (expected?.getTime() ?? null))
         throw conflict('The parameters were changed by someone else since they were loaded', {

@@ -1,16 +1,16 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql } from '@aplt/db';
 
 /** Raw values of the given aplt_settings keys (absent keys are missing from the map). */
-export async function readSettings(db: Kysely<any>, keys: string[]): Promise<Map<string, string>> {
+export async function readSettings(db: Kysely<ApltDatabase>, keys: string[]): Promise<Map<string, string>> {
   const rows = await db
     .selectFrom('aplt_settings')
     .select(['key', 'value'])
     .where('key', 'in', keys)
     .execute();
-  return new Map(rows.filter((r) => r.value != null && r.value !== '').map((r) => [r.key, r.value]));
+  return new Map(rows.flatMap((r) => (r.value != null && r.value !== '' ? [[r.key, r.value] as const] : [])));
 }
 
-export async function listSettings(db: Kysely<any>) {
+export async function listSettings(db: Kysely<ApltDatabase>) {
   return db
     .selectFrom('aplt_settings')
     .select(['key', 'value', 'value_type', 'description', 'updated_at'])
@@ -19,12 +19,12 @@ export async function listSettings(db: Kysely<any>) {
 }
 
 /** Locks the settings rows of `keys` (and serialises writers of absent keys) until commit. */
-export async function lockSettings(db: Kysely<any>): Promise<void> {
+export async function lockSettings(db: Kysely<ApltDatabase>): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(hashtext('aplt_settings'))`.execute(db);
 }
 
 export async function upsertSetting(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   row: { key: string; value: string; value_type: string; description: string },
 ): Promise<void> {
   await db
@@ -35,11 +35,11 @@ export async function upsertSetting(
     .execute();
 }
 
-export async function deleteSetting(db: Kysely<any>, key: string): Promise<void> {
+export async function deleteSetting(db: Kysely<ApltDatabase>, key: string): Promise<void> {
   await db.deleteFrom('aplt_settings').where('key', '=', key).execute();
 }
 
-export async function listVatCodes(db: Kysely<any>) {
+export async function listVatCodes(db: Kysely<ApltDatabase>) {
   return db
     .selectFrom('aplt_vat_codes')
     .select(['id', 'code', 'name', 'rate', 'category', 'is_default', 'is_active'])
@@ -48,7 +48,7 @@ export async function listVatCodes(db: Kysely<any>) {
     .execute();
 }
 
-export async function listPaymentTerms(db: Kysely<any>) {
+export async function listPaymentTerms(db: Kysely<ApltDatabase>) {
   return db
     .selectFrom('aplt_payment_terms')
     .select(['id', 'code', 'name_nl', 'name_en', 'days', 'is_default', 'is_active'])

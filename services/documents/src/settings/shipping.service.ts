@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import type { Config } from '../config';
 import { D, type Decimal, round2 } from '../shared/money';
 import { readSettings } from './settings.repository';
@@ -12,7 +12,7 @@ export interface ShippingRules {
 }
 
 /** aplt_settings rows override the APLT_* env defaults (spec 1: franco pricing). */
-export async function loadShippingRules(db: Kysely<any>, config: Config): Promise<ShippingRules> {
+export async function loadShippingRules(db: Kysely<ApltDatabase>, config: Config): Promise<ShippingRules> {
   const s = await readSettings(db, [
     'franco_limit',
     'shipping_cost_default',

@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 
 export interface AuditEntry {
   actor: string | null;
@@ -13,7 +13,7 @@ export interface AuditEntry {
 }
 
 /** Writes one audit row; call it in the transaction of the change so both commit together. */
-export async function writeAudit(db: Kysely<any>, e: AuditEntry): Promise<void> {
+export async function writeAudit(db: Kysely<ApltDatabase>, e: AuditEntry): Promise<void> {
   await db
     .insertInto('aplt_audit_log')
     .values({

@@ -1,4 +1,4 @@
-import type { Kysely, TenantDatabases } from '@aplt/db';
+import type { ApltDatabase, CommerceDatabase, Kysely, TenantDatabases } from '@aplt/db';
 import { unauthorized } from '@aplt/http';
 import type { QueueClient } from '@aplt/queue';
 import type { FastifyRequest } from 'fastify';
@@ -13,14 +13,15 @@ export interface DocumentsContext {
 }
 
 /** The aplt database of the tenant the request's Host named. */
-export function apltDb(ctx: DocumentsContext, request: FastifyRequest): Kysely<any> {
+export function apltDb(ctx: DocumentsContext, request: FastifyRequest): Kysely<ApltDatabase> {
   if (!request.tenant) throw unauthorized('Unknown tenant');
-  return ctx.databases.aplt(request.tenant);
+  return ctx.databases.aplt<ApltDatabase>(request.tenant);
 }
 
-export function commerceDb(ctx: DocumentsContext, request: FastifyRequest): Kysely<any> {
+/** The tenant's commerce (shop) database: its customers and staff users, not the aplt documents. */
+export function commerceDb(ctx: DocumentsContext, request: FastifyRequest): Kysely<CommerceDatabase> {
   if (!request.tenant) throw unauthorized('Unknown tenant');
-  return ctx.databases.commerce(request.tenant);
+  return ctx.databases.commerce<CommerceDatabase>(request.tenant);
 }
 
 /** Who did it, for created_by and the audit log. */

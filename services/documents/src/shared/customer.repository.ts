@@ -1,43 +1,31 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely, Selectable } from '@aplt/db';
 
-export interface CustomerRow {
-  id: string;
-  email: string | null;
-  company: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  vat_number: string | null;
-  country: string;
-  address_line1: string | null;
-  address_line2: string | null;
-  postal_code: string | null;
-  city: string | null;
-  language: string;
-  payment_term_days: number;
-  payment_term_id: string | null;
-  brand_id: string | null;
-}
+/** A customer as stored; documents copy its name, address and terms when they are made. */
+export type CustomerRow = Selectable<ApltDatabase['aplt_customers']>;
 
-export async function findCustomer(db: Kysely<any>, id: number | string): Promise<CustomerRow | undefined> {
+export async function findCustomer(db: Kysely<ApltDatabase>, id: number): Promise<CustomerRow | undefined> {
   return db
     .selectFrom('aplt_customers')
     .selectAll()
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
-    .executeTakeFirst() as Promise<CustomerRow | undefined>;
+    .executeTakeFirst();
 }
 
 /** Customers are matched to the commerce customer by e-mail, case-insensitively (spec 1). */
-export async function findCustomerByEmail(db: Kysely<any>, email: string): Promise<CustomerRow | undefined> {
+export async function findCustomerByEmail(
+  db: Kysely<ApltDatabase>,
+  email: string,
+): Promise<CustomerRow | undefined> {
   return db
     .selectFrom('aplt_customers')
     .selectAll()
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
     .where('deleted_at', 'is', null)
-    .executeTakeFirst() as Promise<CustomerRow | undefined>;
+    .executeTakeFirst();
 }
 
-export async function findPaymentTermDays(db: Kysely<any>, id: number | string): Promise<number | undefined> {
+export async function findPaymentTermDays(db: Kysely<ApltDatabase>, id: number): Promise<number | undefined> {
   const row = await db
     .selectFrom('aplt_payment_terms')
     .select('days')
@@ -46,7 +34,7 @@ export async function findPaymentTermDays(db: Kysely<any>, id: number | string):
   return row?.days;
 }
 
-export async function findDefaultBrandId(db: Kysely<any>): Promise<string | undefined> {
+export async function findDefaultBrandId(db: Kysely<ApltDatabase>): Promise<number | undefined> {
   const row = await db
     .selectFrom('aplt_brands')
     .select('id')

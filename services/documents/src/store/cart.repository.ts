@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type CommerceDatabase, type Kysely, type Selectable, sql } from '@aplt/db';
+import type { Updateable } from 'kysely';
 
 /*
  * The only SQL of the carts (aplt_carts, aplt_cart_lines; migration 0902). Every read of a cart
@@ -7,7 +8,7 @@ import { type Kysely, sql } from '@aplt/db';
  * service on what they return.
  */
 
-type Db = Kysely<any>;
+type Db = Kysely<ApltDatabase>;
 
 export interface CartRow {
   id: string;
@@ -53,11 +54,18 @@ const cartColumns = [
   'updated_at',
 ] as const;
 
-const normaliseCart = (r: any): CartRow => ({
+/** The status column's CHECK allows only CartRow's states. */
+type CartState = { status: CartRow['status'] };
+/** Written only from NewCartLine's list of colours (the column's CHECK: an array). */
+type LineColours = { logo_colors: string[] };
+
+const normaliseCart = <R extends Pick<CartRow, 'quotation_id'>>(r: R) => ({
   ...r,
   quotation_id: r.quotation_id === null ? null : Number(r.quotation_id),
 });
-const normaliseLine = (r: any): CartLineRow => ({
+const normaliseLine = (
+  r: Selectable<ApltDatabase['aplt_cart_lines']> & LineColours,
+): CartLineRow & { updated_at: Date } => ({
   ...r,
   product_id: Number(r.product_id),
   variant_id: r.variant_id === null ? null : Number(r.variant_id),
@@ -68,12 +76,18 @@ export async function insertCart(db: Db, customerRef: string | null): Promise<Ca
     .insertInto('aplt_carts')
     .values({ id: newCartId(), customer_ref: customerRef })
     .returning(cartColumns)
+    .$narrowType<CartState>()
     .executeTakeFirstOrThrow();
   return normaliseCart(row);
 }
 
 export async function findCart(db: Db, id: string): Promise<CartRow | undefined> {
-  const row = await db.selectFrom('aplt_carts').select(cartColumns).where('id', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('aplt_carts')
+    .select(cartColumns)
+    .where('id', '=', id)
+    .$narrowType<CartState>()
+    .executeTakeFirst();
   return row ? normaliseCart(row) : undefined;
 }
 
@@ -84,6 +98,7 @@ export async function lockCart(db: Db, id: string): Promise<CartRow | undefined>
     .select(cartColumns)
     .where('id', '=', id)
     .forUpdate()
+    .$narrowType<CartState>()
     .executeTakeFirst();
   return row ? normaliseCart(row) : undefined;
 }
@@ -97,13 +112,18 @@ export async function findOpenCartOf(
     .selectFrom('aplt_carts')
     .select(cartColumns)
     .where('customer_ref', '=', customerRef)
-    .where('status', '=', 'open');
+    .where('status', '=', 'open')
+    .$narrowType<CartState>();
   if (lock) q = q.forUpdate();
   const row = await q.executeTakeFirst();
   return row ? normaliseCart(row) : undefined;
 }
 
-export async function updateCart(db: Db, id: string, patch: Record<string, unknown>): Promise<void> {
+export async function updateCart(
+  db: Db,
+  id: string,
+  patch: Updateable<ApltDatabase['aplt_carts']>,
+): Promise<void> {
   await db.updateTable('aplt_carts').set(patch).where('id', '=', id).execute();
 }
 
@@ -119,6 +139,7 @@ export async function linesOf(db: Db, cartId: string): Promise<CartLineRow[]> {
     .where('cart_id', '=', cartId)
     .orderBy('created_at')
     .orderBy('id')
+    .$narrowType<LineColours>()
     .execute();
   return rows.map(normaliseLine);
 }
@@ -126,7 +147,7 @@ export async function linesOf(db: Db, cartId: string): Promise<CartLineRow[]> {
 export async function countLines(db: Db, cartId: string): Promise<number> {
   const r = await db
     .selectFrom('aplt_cart_lines')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('cart_id', '=', cartId)
     .executeTakeFirstOrThrow();
   return Number(r.n);
@@ -137,6 +158,7 @@ export async function insertLine(db: Db, cartId: string, line: NewCartLine): Pro
     .insertInto('aplt_cart_lines')
     .values({ ...line, id: newLineId(), cart_id: cartId, logo_colors: JSON.stringify(line.logo_colors) })
     .returningAll()
+    .$narrowType<LineColours>()
     .executeTakeFirstOrThrow();
   return normaliseLine(row);
 }
@@ -147,6 +169,7 @@ export async function findLine(db: Db, cartId: string, lineId: string): Promise<
     .selectAll()
     .where('cart_id', '=', cartId)
     .where('id', '=', lineId)
+    .$narrowType<LineColours>()
     .executeTakeFirst();
   return row ? normaliseLine(row) : undefined;
 }
@@ -203,7 +226,7 @@ export async function productFacts(
  */
 export async function quotationStaffAddresses(
   aplt: Db,
-  commerce: Db,
+  commerce: Kysely<CommerceDatabase>,
   brandId: number | null,
 ): Promise<string[]> {
   const brand =
@@ -218,7 +241,7 @@ export async function quotationStaffAddresses(
       .where('brand_id', '=', brand)
       .where('key', 'in', ['quotations_email', 'email'])
       .execute();
-    const byKey = new Map(settings.map((s) => [s.key, s.value as string | null]));
+    const byKey = new Map(settings.map((s) => [s.key, s.value]));
     const configured = byKey.get('quotations_email') || byKey.get('email');
     if (configured) return configured.split(/[,;\s]+/).filter(Boolean);
   }
@@ -228,11 +251,11 @@ export async function quotationStaffAddresses(
     .where('deleted_at', 'is', null)
     .orderBy('email')
     .execute();
-  return users.map((u) => u.email as string);
+  return users.map((u) => u.email);
 }
 
 /** The commerce account of a signed-in customer (the commerce database), to start their customer record from. */
-export async function commerceProfile(commerce: Db, customerRef: string) {
+export async function commerceProfile(commerce: Kysely<CommerceDatabase>, customerRef: string) {
   return commerce
     .selectFrom('customer')
     .select([
@@ -245,17 +268,7 @@ export async function commerceProfile(commerce: Db, customerRef: string) {
     ])
     .where('id', '=', customerRef)
     .where('deleted_at', 'is', null)
-    .executeTakeFirst() as Promise<
-    | {
-        email: string | null;
-        first_name: string | null;
-        last_name: string | null;
-        company_name: string | null;
-        phone: string | null;
-        preferred_language: string | null;
-      }
-    | undefined
-  >;
+    .executeTakeFirst();
 }
 
 /** The product (and variant, when the SKU is one) an SKU names, and whether the shop sells it. */
@@ -268,7 +281,7 @@ export const findSku = (db: Db, sku: string) =>
     .executeTakeFirst();
 
 /** The quotation request a cart became: its id and number. */
-export const quotationRef = (db: Db, quotationId: number | string) =>
+export const quotationRef = (db: Db, quotationId: number) =>
   db
     .selectFrom('aplt_quotation_headers')
     .select(['id', 'quotation_number'])

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from '@aplt/db';
+import type { ApltDatabase, CommerceDatabase, Kysely, Transaction } from '@aplt/db';
 import { badRequest, conflict, HttpError, notFound, unprocessable } from '@aplt/http';
 import type { Config } from '../config';
 import { type ShopProfile, shopCustomerFor } from '../customers/customer.service';
@@ -83,7 +83,11 @@ function priceInput(
   };
 }
 
-async function priceLines(db: Kysely<any>, config: Config, lines: repo.CartLineRow[]): Promise<PricedLine[]> {
+async function priceLines(
+  db: Kysely<ApltDatabase>,
+  config: Config,
+  lines: repo.CartLineRow[],
+): Promise<PricedLine[]> {
   const out: PricedLine[] = [];
   // Lines that differ only by their logo (the same product, quantity and print) price alike:
   // each distinct price is asked once per view.
@@ -109,7 +113,7 @@ async function priceLines(db: Kysely<any>, config: Config, lines: repo.CartLineR
   return out;
 }
 
-async function cartView(db: Kysely<any>, config: Config, cart: repo.CartRow, lang: Lang) {
+async function cartView(db: Kysely<ApltDatabase>, config: Config, cart: repo.CartRow, lang: Lang) {
   const lines = await repo.linesOf(db, cart.id);
   const priced = await priceLines(db, config, lines);
   const facts = await repo.productFacts(
@@ -178,14 +182,20 @@ export type CartView = Awaited<ReturnType<typeof cartView>>;
 
 // ---- Reads and creation --------------------------------------------------------------------
 
-export async function getCart(db: Kysely<any>, config: Config, who: Shopper | null, id: string, lang: Lang) {
+export async function getCart(
+  db: Kysely<ApltDatabase>,
+  config: Config,
+  who: Shopper | null,
+  id: string,
+  lang: Lang,
+) {
   const cart = await repo.findCart(db, id);
   if (!reachable(cart, who)) throw notFoundCart(id);
   return cartView(db, config, cart, lang);
 }
 
 /** The signed-in customer's open cart, or null. */
-export async function myOpenCart(db: Kysely<any>, config: Config, who: Shopper, lang: Lang) {
+export async function myOpenCart(db: Kysely<ApltDatabase>, config: Config, who: Shopper, lang: Lang) {
   const cart = await repo.findOpenCartOf(db, who.ref);
   return cart ? cartView(db, config, cart, lang) : null;
 }
@@ -194,7 +204,7 @@ export async function myOpenCart(db: Kysely<any>, config: Config, who: Shopper, 
  * A new guest cart; for a signed-in customer their open cart when they have one (one open cart
  * per customer), else a new cart of theirs. `created` tells the route 201 from 200.
  */
-export async function createCart(db: Kysely<any>, config: Config, who: Shopper | null, lang: Lang) {
+export async function createCart(db: Kysely<ApltDatabase>, config: Config, who: Shopper | null, lang: Lang) {
   if (who) {
     const existing = await repo.findOpenCartOf(db, who.ref);
     if (existing) return { created: false, cart: await cartView(db, config, existing, lang) };
@@ -216,12 +226,12 @@ export async function createCart(db: Kysely<any>, config: Config, who: Shopper |
 
 /** Runs `fn` on the locked, reachable, open cart; then answers the cart as it is afterwards. */
 async function writeCart(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   config: Config,
   who: Shopper | null,
   id: string,
   lang: Lang,
-  fn: (trx: Transaction<any>, cart: repo.CartRow) => Promise<void>,
+  fn: (trx: Transaction<ApltDatabase>, cart: repo.CartRow) => Promise<void>,
 ) {
   await db.transaction().execute(async (trx) => {
     const cart = await repo.lockCart(trx, id);
@@ -234,7 +244,7 @@ async function writeCart(
 }
 
 export async function addLine(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   config: Config,
   who: Shopper | null,
   id: string,
@@ -288,7 +298,7 @@ export async function addLine(
 }
 
 export async function updateLine(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   config: Config,
   who: Shopper | null,
   id: string,
@@ -304,7 +314,7 @@ export async function updateLine(
 }
 
 export async function removeLine(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   config: Config,
   who: Shopper | null,
   id: string,
@@ -324,7 +334,13 @@ export async function removeLine(
  * same logo transaction stays one line) and the guest cart is marked merged into it. Repeating
  * the call answers the same cart and changes nothing (idempotent). Someone else's cart is 404.
  */
-export async function transferCart(db: Kysely<any>, config: Config, who: Shopper, id: string, lang: Lang) {
+export async function transferCart(
+  db: Kysely<ApltDatabase>,
+  config: Config,
+  who: Shopper,
+  id: string,
+  lang: Lang,
+) {
   const attempt = () =>
     db.transaction().execute(async (trx): Promise<string> => {
       const cart = await repo.lockCart(trx, id);
@@ -377,7 +393,10 @@ export async function transferCart(db: Kysely<any>, config: Config, who: Shopper
 export type CommerceProfile = NonNullable<Awaited<ReturnType<typeof repo.commerceProfile>>>;
 
 /** The signed-in customer's shop account (commerce database), to start their customer record from. */
-export async function shopperProfile(commerce: Kysely<any>, who: Shopper): Promise<CommerceProfile | null> {
+export async function shopperProfile(
+  commerce: Kysely<CommerceDatabase>,
+  who: Shopper,
+): Promise<CommerceProfile | null> {
   return (await repo.commerceProfile(commerce, who.ref)) ?? null;
 }
 
@@ -409,7 +428,7 @@ function profileOf(who: Shopper, account: CommerceProfile | null, input: QuoteRe
  * the tenant has none yet (staff can price, confirm and invoice it without making one by hand).
  */
 export async function requestQuotation(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   config: Config,
   who: Shopper | null,
   id: string,
@@ -505,28 +524,29 @@ export async function requestQuotation(
       user_agent: meta.userAgent,
       request_id: meta.requestId,
     });
-    return quotation as Record<string, any>;
+    return quotation;
   });
 }
 
 /** What the requester sees of the quotation (staff fields stay inside). */
-export function requestedQuotationView(q: Record<string, any>) {
+export function requestedQuotationView(q: Awaited<ReturnType<typeof createQuotation>>) {
   return {
     id: Number(q.id),
-    quotation_number: q.quotation_number as string,
-    status: q.status as string,
-    source_code: q.source_code as string,
-    quotation_date: q.quotation_date as string,
-    valid_until: q.valid_until as string,
-    customer_email: q.customer_email as string | null,
-    customer_name: q.customer_name as string | null,
-    customer_company: q.customer_company as string | null,
+    quotation_number: q.quotation_number,
+    status: q.status,
+    source_code: q.source_code,
+    // A stored quotation always has both dates.
+    quotation_date: q.quotation_date!,
+    valid_until: q.valid_until!,
+    customer_email: q.customer_email,
+    customer_name: q.customer_name,
+    customer_company: q.customer_company,
     subtotal: String(q.subtotal),
     setup_cost_total: String(q.setup_cost_total),
     shipping_cost: String(q.shipping_cost),
     vat_total: String(q.vat_total),
     total: String(q.total),
-    lines: (q.lines as any[]).map((l) => ({
+    lines: q.lines.map((l) => ({
       line_no: l.line_no,
       sku: l.sku,
       description: l.description,

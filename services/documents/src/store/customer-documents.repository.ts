@@ -1,4 +1,4 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql } from '@aplt/db';
 import type { ExpressionBuilder } from 'kysely';
 import type { Caller } from './customer-portal.service';
 
@@ -7,10 +7,11 @@ import type { Caller } from './customer-portal.service';
  * a record that is not the caller's is simply not found (404), never "found but forbidden".
  */
 
-type Row = Record<string, any>;
-
 /** An order is the caller's when it names the caller's aplt customer or is addressed to the caller's e-mail. */
-function ownsOrder(eb: ExpressionBuilder<any, any>, who: Caller) {
+function ownsOrder(
+  eb: ExpressionBuilder<ApltDatabase & { o: ApltDatabase['aplt_order_headers'] }, 'o'>,
+  who: Caller,
+) {
   return eb.or([
     ...(who.customer ? [eb('o.customer_id', '=', who.customer.id)] : []),
     eb(sql`lower(o.customer_email)`, '=', who.email),
@@ -18,10 +19,10 @@ function ownsOrder(eb: ExpressionBuilder<any, any>, who: Caller) {
 }
 
 export async function listOrdersOf(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   who: Caller,
   f: { status?: string; limit: number; offset: number },
-): Promise<{ rows: Row[]; count: number }> {
+) {
   let q = db.selectFrom('aplt_order_headers as o').where((eb) => ownsOrder(eb, who));
   if (f.status) q = q.where('o.status', '=', f.status);
   const [rows, total] = await Promise.all([
@@ -37,7 +38,7 @@ export async function listOrdersOf(
   return { rows, count: total.n };
 }
 
-export async function findOrderOf(db: Kysely<any>, who: Caller, id: number): Promise<Row | undefined> {
+export async function findOrderOf(db: Kysely<ApltDatabase>, who: Caller, id: number) {
   return db
     .selectFrom('aplt_order_headers as o')
     .selectAll('o')
@@ -46,7 +47,7 @@ export async function findOrderOf(db: Kysely<any>, who: Caller, id: number): Pro
     .executeTakeFirst();
 }
 
-export async function orderLines(db: Kysely<any>, orderIds: number[]): Promise<Row[]> {
+export async function orderLines(db: Kysely<ApltDatabase>, orderIds: number[]) {
   if (!orderIds.length) return [];
   return db
     .selectFrom('aplt_order_lines')
@@ -64,7 +65,7 @@ const CUSTOMER_INVOICE_TYPES = ['invoice', 'credit_note'] as const;
 /** At most this many invoices of one customer are considered for a list (status is derived per row). */
 export const INVOICE_SCAN_LIMIT = 5000;
 
-export async function invoicesOf(db: Kysely<any>, customerId: string, year?: number): Promise<Row[]> {
+export async function invoicesOf(db: Kysely<ApltDatabase>, customerId: number, year?: number) {
   let q = db
     .selectFrom('aplt_invoice_headers')
     .selectAll()
@@ -74,11 +75,7 @@ export async function invoicesOf(db: Kysely<any>, customerId: string, year?: num
   return q.orderBy('issue_date', 'desc').orderBy('id', 'desc').limit(INVOICE_SCAN_LIMIT).execute();
 }
 
-export async function findInvoiceOf(
-  db: Kysely<any>,
-  customerId: string,
-  id: number,
-): Promise<Row | undefined> {
+export async function findInvoiceOf(db: Kysely<ApltDatabase>, customerId: number, id: number) {
   return db
     .selectFrom('aplt_invoice_headers')
     .selectAll()
@@ -88,10 +85,7 @@ export async function findInvoiceOf(
     .executeTakeFirst();
 }
 
-export async function invoiceLinesAndVat(
-  db: Kysely<any>,
-  invoiceIds: number[],
-): Promise<{ lines: Row[]; vat: Row[] }> {
+export async function invoiceLinesAndVat(db: Kysely<ApltDatabase>, invoiceIds: number[]) {
   if (!invoiceIds.length) return { lines: [], vat: [] };
   const [lines, vat] = await Promise.all([
     db

@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { notFound } from '@aplt/http';
 import { normaliseInvoice } from '../invoices/invoice.service';
 import type { Caller } from './customer-portal.service';
@@ -7,7 +7,7 @@ import { invoiceView, orderView } from './customer-views';
 
 /** The caller's orders, newest first, a page at a time, with status, tracking link and expected delivery. */
 export async function listMyOrders(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   who: Caller,
   q: { status?: string; limit: number; offset: number },
 ) {
@@ -25,7 +25,7 @@ export async function listMyOrders(
   return { data, count, limit: q.limit, offset: q.offset };
 }
 
-export async function myOrder(db: Kysely<any>, who: Caller, id: number) {
+export async function myOrder(db: Kysely<ApltDatabase>, who: Caller, id: number) {
   const o = await repo.findOrderOf(db, who, id);
   if (!o) throw notFound(`Order ${id} not found`);
   return orderView(o, await repo.orderLines(db, [id]));
@@ -36,7 +36,7 @@ export async function myOrder(db: Kysely<any>, who: Caller, id: number) {
  * balance and the due date on read, like the admin's, so the filter runs after normalising.
  */
 export async function listMyInvoices(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   who: Caller,
   q: { status?: string; year?: number; limit: number; offset: number },
 ) {
@@ -59,13 +59,13 @@ export async function listMyInvoices(
 }
 
 /** One invoice or credit note of the caller; anyone else's id is a 404. */
-export async function myInvoiceHeader(db: Kysely<any>, who: Caller, id: number) {
+export async function myInvoiceHeader(db: Kysely<ApltDatabase>, who: Caller, id: number) {
   const h = who.customer ? await repo.findInvoiceOf(db, who.customer.id, id) : undefined;
   if (!h) throw notFound(`Invoice ${id} not found`);
   return h;
 }
 
-export async function myInvoice(db: Kysely<any>, who: Caller, id: number) {
+export async function myInvoice(db: Kysely<ApltDatabase>, who: Caller, id: number) {
   const h = await myInvoiceHeader(db, who, id);
   const { lines, vat } = await repo.invoiceLinesAndVat(db, [id]);
   return invoiceView(normaliseInvoice(h), lines, vat);

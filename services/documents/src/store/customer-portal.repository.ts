@@ -1,8 +1,8 @@
-import type { Kysely } from '@aplt/db';
+import type { CommerceDatabase, Kysely } from '@aplt/db';
 
 /** The commerce customer's e-mail: the key that links it to aplt_customers (spec 1). */
 export async function commerceCustomerEmail(
-  db: Kysely<any>,
+  db: Kysely<CommerceDatabase>,
   customerId: string,
 ): Promise<string | undefined> {
   const row = await db

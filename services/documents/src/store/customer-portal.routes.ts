@@ -70,7 +70,7 @@ export function registerCustomerPortalRoutes(app: App, ctx: DocumentsContext) {
     async (request) => {
       const { q } = await ownedQuotation(request, request.params.id);
       const [withLines] = await attachLines(apltDb(ctx, request), [q]);
-      return quotationView(withLines);
+      return quotationView(withLines!);
     },
   );
 

@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, CommerceDatabase, Kysely } from '@aplt/db';
 import { unauthorized } from '@aplt/http';
 import { type CustomerRow, findCustomerByEmail } from '../shared/customer.repository';
 import { commerceCustomerEmail } from './customer-portal.repository';
@@ -13,8 +13,8 @@ export interface Caller {
  * aplt_customers (spec 1: "matched to a commerce customer by e-mail address").
  */
 export async function identifyCaller(
-  commerce: Kysely<any>,
-  aplt: Kysely<any>,
+  commerce: Kysely<CommerceDatabase>,
+  aplt: Kysely<ApltDatabase>,
   actorId: string | undefined,
 ): Promise<Caller> {
   if (!actorId) throw unauthorized();
@@ -24,7 +24,10 @@ export async function identifyCaller(
 }
 
 /** A quotation is the caller's when it names the caller's aplt customer or is addressed to the caller's e-mail. */
-export function ownsQuotation(q: Record<string, any>, who: Caller): boolean {
+export function ownsQuotation(
+  q: { customer_id: number | null; customer_email: string | null },
+  who: Caller,
+): boolean {
   return (
     (who.customer !== undefined && String(q.customer_id) === String(who.customer.id)) ||
     q.customer_email?.toLowerCase() === who.email

@@ -1,4 +1,11 @@
-import { type Kysely, sql, type Transaction } from '@aplt/db';
+import {
+  type ApltDatabase,
+  type CommerceDatabase,
+  type Insertable,
+  type Kysely,
+  sql,
+  type Transaction,
+} from '@aplt/db';
 import { containsPattern } from '../shared/paging';
 
 /*
@@ -6,18 +13,13 @@ import { containsPattern } from '../shared/paging';
  * condition (returns.customer_id) in the query itself.
  */
 
-type Db = Kysely<any> | Transaction<any>;
-type Row = Record<string, any>;
+type Db = Kysely<ApltDatabase>;
 
 /** Returns that still hold their quantities: a rejected return gives them back. */
 const HOLDING = ['requested', 'approved', 'received', 'refunded', 'closed'] as const;
 
 /** The caller's invoice (not a proforma or credit note). */
-export async function findReturnableInvoice(
-  db: Db,
-  customerId: string,
-  invoiceId: number,
-): Promise<Row | undefined> {
+export async function findReturnableInvoice(db: Db, customerId: number, invoiceId: number) {
   return db
     .selectFrom('aplt_invoice_headers')
     .select(['id', 'invoice_number', 'order_id', 'brand_id', 'customer_id'])
@@ -32,11 +34,7 @@ export async function findReturnableInvoice(
  * never deadlock): a second return of the same lines waits here until the first commits, then
  * sees its quantities.
  */
-export async function lockInvoiceLines(
-  trx: Transaction<any>,
-  invoiceId: number,
-  lineIds: number[],
-): Promise<Row[]> {
+export async function lockInvoiceLines(trx: Transaction<ApltDatabase>, invoiceId: number, lineIds: number[]) {
   return trx
     .selectFrom('aplt_invoice_lines')
     .select([
@@ -71,7 +69,7 @@ export async function returnedQuantities(db: Db, lineIds: number[]): Promise<Map
 }
 
 /** R-<yyyy>-<nnnn> from the gapless per-year counter, inside the caller's transaction. */
-export async function allocateReturnNumber(trx: Transaction<any>, year: number): Promise<string> {
+export async function allocateReturnNumber(trx: Transaction<ApltDatabase>, year: number): Promise<string> {
   const row = await sql<{ last_value: number }>`
     INSERT INTO aplt_number_sequences (prefix, year, last_value) VALUES ('R', ${year}, 1)
     ON CONFLICT (prefix, year) DO UPDATE SET last_value = aplt_number_sequences.last_value + 1
@@ -79,28 +77,41 @@ export async function allocateReturnNumber(trx: Transaction<any>, year: number):
   return `R-${year}-${String(row.rows[0]!.last_value).padStart(4, '0')}`;
 }
 
-export async function insertReturn(trx: Transaction<any>, values: Row): Promise<Row> {
+export async function insertReturn(
+  trx: Transaction<ApltDatabase>,
+  values: Insertable<ApltDatabase['aplt_returns']>,
+) {
   return trx.insertInto('aplt_returns').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function setReturnNumber(trx: Transaction<any>, id: number, number: string): Promise<void> {
+export async function setReturnNumber(
+  trx: Transaction<ApltDatabase>,
+  id: number,
+  number: string,
+): Promise<void> {
   await trx.updateTable('aplt_returns').set({ return_number: number }).where('id', '=', id).execute();
 }
 
-export async function insertReturnLines(trx: Transaction<any>, rows: Row[]): Promise<Row[]> {
+export async function insertReturnLines(
+  trx: Transaction<ApltDatabase>,
+  rows: Array<Insertable<ApltDatabase['aplt_return_lines']>>,
+) {
   return trx.insertInto('aplt_return_lines').values(rows).returningAll().execute();
 }
 
-export async function insertReturnPhotos(trx: Transaction<any>, rows: Row[]): Promise<Row[]> {
+export async function insertReturnPhotos(
+  trx: Transaction<ApltDatabase>,
+  rows: Array<Insertable<ApltDatabase['aplt_return_photos']>>,
+) {
   if (!rows.length) return [];
   return trx.insertInto('aplt_return_photos').values(rows).returningAll().execute();
 }
 
 export async function listReturnsOf(
   db: Db,
-  customerId: string,
+  customerId: number,
   f: { status?: string; limit: number; offset: number },
-): Promise<{ rows: Row[]; count: number }> {
+) {
   let q = db
     .selectFrom('aplt_returns as r')
     .leftJoin('aplt_invoice_headers as i', 'i.id', 'r.invoice_id')
@@ -120,7 +131,7 @@ export async function listReturnsOf(
   return { rows, count: total.n };
 }
 
-export async function findReturnOf(db: Db, customerId: string, id: number): Promise<Row | undefined> {
+export async function findReturnOf(db: Db, customerId: number, id: number) {
   return db
     .selectFrom('aplt_returns as r')
     .leftJoin('aplt_invoice_headers as i', 'i.id', 'r.invoice_id')
@@ -131,10 +142,7 @@ export async function findReturnOf(db: Db, customerId: string, id: number): Prom
     .executeTakeFirst();
 }
 
-export async function linesAndPhotosOf(
-  db: Db,
-  returnIds: number[],
-): Promise<{ lines: Row[]; photos: Row[] }> {
+export async function linesAndPhotosOf(db: Db, returnIds: number[]) {
   if (!returnIds.length) return { lines: [], photos: [] };
   const [lines, photos] = await Promise.all([
     db
@@ -155,12 +163,7 @@ export async function linesAndPhotosOf(
 }
 
 /** A photo of one of the customer's returns. */
-export async function findPhotoOf(
-  db: Db,
-  customerId: string,
-  returnId: number,
-  photoId: number,
-): Promise<Row | undefined> {
+export async function findPhotoOf(db: Db, customerId: number, returnId: number, photoId: number) {
   return db
     .selectFrom('aplt_return_photos as p')
     .innerJoin('aplt_returns as r', 'r.id', 'p.return_id')
@@ -175,7 +178,11 @@ export async function findPhotoOf(
  * Who hears about a new return: the brand's `returns_email` setting, else its company `email`,
  * else every admin user of the tenant.
  */
-export async function staffAddresses(aplt: Db, commerce: Db, brandId: string | null): Promise<string[]> {
+export async function staffAddresses(
+  aplt: Db,
+  commerce: Kysely<CommerceDatabase>,
+  brandId: number | null,
+): Promise<string[]> {
   const brand =
     brandId ??
     (await aplt.selectFrom('aplt_brands').select('id').where('is_default', '=', true).executeTakeFirst())
@@ -188,7 +195,7 @@ export async function staffAddresses(aplt: Db, commerce: Db, brandId: string | n
       .where('brand_id', '=', brand)
       .where('key', 'in', ['returns_email', 'email'])
       .execute();
-    const byKey = new Map(settings.map((s) => [s.key, s.value as string | null]));
+    const byKey = new Map(settings.map((s) => [s.key, s.value]));
     const configured = byKey.get('returns_email') || byKey.get('email');
     if (configured) return configured.split(/[,;\s]+/).filter(Boolean);
   }
@@ -198,7 +205,7 @@ export async function staffAddresses(aplt: Db, commerce: Db, brandId: string | n
     .where('deleted_at', 'is', null)
     .orderBy('email')
     .execute();
-  return users.map((u) => u.email as string);
+  return users.map((u) => u.email);
 }
 
 /** Staff's view: every customer's returns, with the invoice number and the customer's name. */
@@ -226,10 +233,7 @@ export interface StaffReturnFilter {
 }
 
 /** A page of returns for staff, newest first, and how many match in all. */
-export async function listStaffReturns(
-  db: Db,
-  f: StaffReturnFilter,
-): Promise<{ rows: Row[]; count: number }> {
+export async function listStaffReturns(db: Db, f: StaffReturnFilter) {
   let q = staffBase(db);
   if (f.status) q = q.where('r.status', '=', f.status);
   if (f.invoice_id) q = q.where('r.invoice_id', '=', f.invoice_id);
@@ -259,7 +263,7 @@ export async function listStaffReturns(
 }
 
 /** One return for staff, with the invoice number and the customer's name. */
-export const findStaffReturn = (db: Db, id: number): Promise<Row | undefined> =>
+export const findStaffReturn = (db: Db, id: number) =>
   staffBase(db).selectAll('r').select(customerColumns).where('r.id', '=', id).executeTakeFirst();
 
 /** A photo of a return, for staff (any customer's). */

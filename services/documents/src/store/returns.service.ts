@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely, TenantRecord } from '@aplt/db';
+import type { ApltDatabase, Kysely, TenantRecord } from '@aplt/db';
 import { badRequest, notFound, unprocessable } from '@aplt/http';
 import { z } from 'zod';
 import { recordAudit } from '../shared/audit.service';
@@ -49,7 +49,7 @@ export const returnInput = z.strictObject({
 export type ReturnInput = z.infer<typeof returnInput>;
 
 export interface ReturnContext {
-  aplt: Kysely<any>;
+  aplt: Kysely<ApltDatabase>;
   tenant: TenantRecord;
   photos: ReturnPhotoStore;
 }
@@ -122,9 +122,9 @@ export async function createReturn(
           const already = returned.get(String(l.id)) ?? 0;
           return {
             invoice_line_id: Number(l.id),
-            invoiced: l.quantity as number,
+            invoiced: l.quantity,
             returned: already,
-            available: Math.max(0, (l.quantity as number) - already),
+            available: Math.max(0, l.quantity - already),
             requested: requested.get(String(l.id))!,
           };
         })
@@ -201,7 +201,7 @@ export async function createReturn(
     });
     return {
       view: returnView(created, created.lines, created.photos),
-      brandId: (invoice.brand_id as string | null) ?? null,
+      brandId: invoice.brand_id,
     };
   } catch (err) {
     await Promise.all(stored.map((s) => rc.photos.remove(s.path)));
@@ -210,7 +210,7 @@ export async function createReturn(
 }
 
 export async function listMyReturns(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   who: Caller,
   q: { status?: string; limit: number; offset: number },
 ) {
@@ -230,7 +230,7 @@ export async function listMyReturns(
   return { data, count, limit: q.limit, offset: q.offset };
 }
 
-export async function myReturn(db: Kysely<any>, who: Caller, id: number) {
+export async function myReturn(db: Kysely<ApltDatabase>, who: Caller, id: number) {
   const r = who.customer ? await repo.findReturnOf(db, who.customer.id, id) : undefined;
   if (!r) throw notFound(`Return ${id} not found`);
   const { lines, photos } = await repo.linesAndPhotosOf(db, [id]);
@@ -238,7 +238,7 @@ export async function myReturn(db: Kysely<any>, who: Caller, id: number) {
 }
 
 export async function myReturnPhoto(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   store: ReturnPhotoStore,
   who: Caller,
   returnId: number,

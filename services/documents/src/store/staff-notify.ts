@@ -1,4 +1,4 @@
-import type { Kysely, TenantRecord } from '@aplt/db';
+import type { ApltDatabase, CommerceDatabase, Kysely, TenantRecord } from '@aplt/db';
 import { createRedis, QueueClient, type Redis } from '@aplt/queue';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
@@ -37,8 +37,8 @@ export class StaffNotifier {
 
   async returnFiled(
     tenant: TenantRecord,
-    dbs: { aplt: Kysely<any>; commerce: Kysely<any> },
-    brandId: string | null,
+    dbs: { aplt: Kysely<ApltDatabase>; commerce: Kysely<CommerceDatabase> },
+    brandId: number | null,
     customer: string,
     ret: ReturnSummary,
   ): Promise<void> {
@@ -78,7 +78,7 @@ export class StaffNotifier {
   /** A cart became a quotation request (source web): staff price and send it. */
   async quotationRequested(
     tenant: TenantRecord,
-    dbs: { aplt: Kysely<any>; commerce: Kysely<any> },
+    dbs: { aplt: Kysely<ApltDatabase>; commerce: Kysely<CommerceDatabase> },
     brandId: number | null,
     q: {
       quotation_number: string;

@@ -1,4 +1,4 @@
-import type { TenantDatabases, TenantRegistry } from '@aplt/db';
+import type { ApltDatabase, TenantDatabases, TenantRegistry } from '@aplt/db';
 import { queueCatalog, type QueueClient } from '@aplt/queue';
 import { isBillingEnabled } from './subscription.service';
 
@@ -60,7 +60,11 @@ export async function syncAllBillingSchedules(
 ): Promise<void> {
   for (const tenant of await deps.registry.list()) {
     try {
-      await syncBillingSchedule(queues, tenant.id, await isBillingEnabled(deps.databases.aplt(tenant)));
+      await syncBillingSchedule(
+        queues,
+        tenant.id,
+        await isBillingEnabled(deps.databases.aplt<ApltDatabase>(tenant)),
+      );
     } catch (err) {
       log.warn({ err, tenant: tenant.id }, 'subscription billing schedule not synchronised');
     }

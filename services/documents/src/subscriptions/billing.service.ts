@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { HttpError, notFound } from '@aplt/http';
 import { type DraftLine, writeInvoice } from '../invoices/invoice.service';
 import { lineAmount } from '../quotations/pricing.service';
@@ -65,7 +65,7 @@ type BillOutcome = { created: CreatedInvoice } | { skipped: 'already_invoiced' |
  * transaction, so an invoice never exists without its key or the key without its invoice.
  */
 export async function billSubscription(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   subscriptionId: number,
   date: string,
   runId: number | null,
@@ -146,7 +146,7 @@ function failureMessage(err: unknown): string {
  * recorded (created invoices, skipped, failures) for staff.
  */
 export async function runBilling(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   opts: {
     date: string;
     trigger: 'schedule' | 'manual';
@@ -190,12 +190,12 @@ export const normaliseRun = (r: NonNullable<Awaited<ReturnType<typeof repo.findR
   id: Number(r.id),
 });
 
-export async function listRuns(db: Kysely<any>, limit: number, offset: number) {
+export async function listRuns(db: Kysely<ApltDatabase>, limit: number, offset: number) {
   const { rows, count } = await repo.listRuns(db, limit, offset);
   return { data: rows.map(normaliseRun), count };
 }
 
-export async function loadRun(db: Kysely<any>, id: number) {
+export async function loadRun(db: Kysely<ApltDatabase>, id: number) {
   const r = await repo.findRun(db, id);
   if (!r) throw notFound(`Billing run ${id} not found`, { id });
   return normaliseRun(r);

@@ -1,5 +1,14 @@
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Insertable, type Kysely, sql } from '@aplt/db';
+import type { Updateable } from 'kysely';
 import { containsPattern } from '../shared/paging';
+
+type Subscriptions = ApltDatabase['aplt_subscriptions'];
+export type SubscriptionChanges = Updateable<Subscriptions>;
+/** A line as the caller gives it: the subscription and the numbering are added here. */
+export type SubscriptionLineValues = Omit<
+  Insertable<ApltDatabase['aplt_subscription_lines']>,
+  'subscription_id' | 'line_no'
+>;
 
 /*
  * Subscriptions, their lines, their invoices per period and the billing runs. I/O only: the rules
@@ -41,7 +50,7 @@ export interface SubscriptionFilter {
   offset: number;
 }
 
-export async function listSubscriptions(db: Kysely<any>, f: SubscriptionFilter) {
+export async function listSubscriptions(db: Kysely<ApltDatabase>, f: SubscriptionFilter) {
   let q = db.selectFrom('aplt_subscriptions as s').innerJoin('aplt_customers as c', 'c.id', 's.customer_id');
   if (f.customer_id) q = q.where('s.customer_id', '=', f.customer_id);
   if (f.status) q = q.where(statusSql(f.asOf), '=', f.status);
@@ -76,14 +85,14 @@ export async function listSubscriptions(db: Kysely<any>, f: SubscriptionFilter) 
       .limit(f.limit)
       .offset(f.offset)
       .execute(),
-    q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
   ]);
   return { rows, count: Number(total?.n ?? 0) };
 }
 
 export async function findSubscription(
-  db: Kysely<any>,
-  id: number | string,
+  db: Kysely<ApltDatabase>,
+  id: number,
   opts: { forUpdate?: boolean; asOf?: string } = {},
 ) {
   let q = db
@@ -95,7 +104,7 @@ export async function findSubscription(
   return q.executeTakeFirst();
 }
 
-export async function findLines(db: Kysely<any>, subscriptionId: number | string) {
+export async function findLines(db: Kysely<ApltDatabase>, subscriptionId: number) {
   return db
     .selectFrom('aplt_subscription_lines')
     .select([
@@ -115,7 +124,7 @@ export async function findLines(db: Kysely<any>, subscriptionId: number | string
     .execute();
 }
 
-export async function insertSubscription(db: Kysely<any>, values: Record<string, unknown>) {
+export async function insertSubscription(db: Kysely<ApltDatabase>, values: Insertable<Subscriptions>) {
   const row = await db
     .insertInto('aplt_subscriptions')
     .values(values)
@@ -124,15 +133,15 @@ export async function insertSubscription(db: Kysely<any>, values: Record<string,
   return Number(row.id);
 }
 
-export async function updateSubscription(db: Kysely<any>, id: number, values: Record<string, unknown>) {
+export async function updateSubscription(db: Kysely<ApltDatabase>, id: number, values: SubscriptionChanges) {
   if (!Object.keys(values).length) return;
   await db.updateTable('aplt_subscriptions').set(values).where('id', '=', id).execute();
 }
 
 export async function replaceLines(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   subscriptionId: number,
-  lines: Array<Record<string, unknown>>,
+  lines: SubscriptionLineValues[],
 ) {
   await db.deleteFrom('aplt_subscription_lines').where('subscription_id', '=', subscriptionId).execute();
   if (!lines.length) return;
@@ -142,13 +151,13 @@ export async function replaceLines(
     .execute();
 }
 
-export async function productExists(db: Kysely<any>, id: number): Promise<boolean> {
+export async function productExists(db: Kysely<ApltDatabase>, id: number): Promise<boolean> {
   const row = await db.selectFrom('aplt_products').select('id').where('id', '=', id).executeTakeFirst();
   return !!row;
 }
 
 /** Subscriptions that count on `date`: started, not ended, not paused (oldest first). */
-export async function dueSubscriptionIds(db: Kysely<any>, date: string): Promise<number[]> {
+export async function dueSubscriptionIds(db: Kysely<ApltDatabase>, date: string): Promise<number[]> {
   const rows = await db
     .selectFrom('aplt_subscriptions')
     .select('id')
@@ -160,7 +169,11 @@ export async function dueSubscriptionIds(db: Kysely<any>, date: string): Promise
   return rows.map((r) => Number(r.id));
 }
 
-export async function findPeriodInvoice(db: Kysely<any>, subscriptionId: number, periodStart: string) {
+export async function findPeriodInvoice(
+  db: Kysely<ApltDatabase>,
+  subscriptionId: number,
+  periodStart: string,
+) {
   return db
     .selectFrom('aplt_subscription_invoices')
     .select(['invoice_id', 'billing_run_id'])
@@ -170,12 +183,12 @@ export async function findPeriodInvoice(db: Kysely<any>, subscriptionId: number,
 }
 
 export async function insertPeriodInvoice(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   row: {
     subscription_id: number;
     period_start: string;
     period_end: string;
-    invoice_id: number | string;
+    invoice_id: number;
     billing_run_id: number | null;
   },
 ) {
@@ -184,7 +197,7 @@ export async function insertPeriodInvoice(
 
 /** A subscription's invoices, newest period first, with the invoice's number, date and amounts. */
 export async function invoicesOfSubscription(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   subscriptionId: number,
   limit: number,
   offset: number,
@@ -213,7 +226,7 @@ export async function invoicesOfSubscription(
       .limit(limit)
       .offset(offset)
       .execute(),
-    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
   ]);
   return { rows, count: Number(total?.n ?? 0) };
 }
@@ -234,7 +247,7 @@ const runColumns = [
 ] as const;
 
 export async function insertRun(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   row: { billing_date: string; trigger: 'schedule' | 'manual'; actor: string | null },
 ) {
   const r = await db.insertInto('aplt_billing_runs').values(row).returning('id').executeTakeFirstOrThrow();
@@ -242,7 +255,7 @@ export async function insertRun(
 }
 
 export async function finishRun(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   id: number,
   values: {
     status: 'succeeded' | 'failed';
@@ -269,7 +282,7 @@ export async function finishRun(
  * Runs still "running" long after any run could have ended were stopped by a crash: they are
  * closed as failed, so the list does not show them running for ever. What they committed stays.
  */
-export async function closeAbandonedRuns(db: Kysely<any>, olderThanMinutes: number) {
+export async function closeAbandonedRuns(db: Kysely<ApltDatabase>, olderThanMinutes: number) {
   await db
     .updateTable('aplt_billing_runs')
     .set({
@@ -282,11 +295,11 @@ export async function closeAbandonedRuns(db: Kysely<any>, olderThanMinutes: numb
     .execute();
 }
 
-export async function findRun(db: Kysely<any>, id: number) {
+export async function findRun(db: Kysely<ApltDatabase>, id: number) {
   return db.selectFrom('aplt_billing_runs').select(runColumns).where('id', '=', id).executeTakeFirst();
 }
 
-export async function listRuns(db: Kysely<any>, limit: number, offset: number) {
+export async function listRuns(db: Kysely<ApltDatabase>, limit: number, offset: number) {
   const [rows, total] = await Promise.all([
     db
       .selectFrom('aplt_billing_runs')
@@ -298,7 +311,7 @@ export async function listRuns(db: Kysely<any>, limit: number, offset: number) {
       .execute(),
     db
       .selectFrom('aplt_billing_runs')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirst(),
   ]);
   return { rows, count: Number(total?.n ?? 0) };

@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { notFound, unprocessable } from '@aplt/http';
 import { recordAudit } from '../shared/audit.service';
 import { today } from '../shared/context';
@@ -23,7 +23,7 @@ export interface Who {
 export const BILLING_ENABLED_KEY = 'subscription_billing_enabled';
 
 async function checkReferences(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   customerId: number | undefined,
   lines?: SubscriptionLineInput[],
 ) {
@@ -34,7 +34,7 @@ async function checkReferences(
       throw unprocessable(`lines.${i}: product ${l.product_id} does not exist`, { product_id: l.product_id });
 }
 
-const lineRows = (lines: SubscriptionLineInput[]) =>
+const lineRows = (lines: SubscriptionLineInput[]): repo.SubscriptionLineValues[] =>
   lines.map((l) => ({
     line_type: l.line_type,
     product_id: l.product_id ?? null,
@@ -46,7 +46,7 @@ const lineRows = (lines: SubscriptionLineInput[]) =>
     vat_rate: l.vat_rate ?? '21',
   }));
 
-export async function loadSubscription(db: Kysely<any>, id: number) {
+export async function loadSubscription(db: Kysely<ApltDatabase>, id: number) {
   const s = await repo.findSubscription(db, id, { asOf: today() });
   if (!s) throw notFound(`Subscription ${id} not found`, { id });
   const lines = await repo.findLines(db, id);
@@ -64,7 +64,7 @@ export async function loadSubscription(db: Kysely<any>, id: number) {
 }
 
 export async function listSubscriptions(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   f: { status?: string; customer_id?: number; q?: string; limit: number; offset: number },
 ) {
   const { rows, count } = await repo.listSubscriptions(db, { ...f, asOf: today() });
@@ -79,7 +79,7 @@ export async function listSubscriptions(
   };
 }
 
-export async function createSubscription(db: Kysely<any>, input: CreateSubscriptionData, who: Who) {
+export async function createSubscription(db: Kysely<ApltDatabase>, input: CreateSubscriptionData, who: Who) {
   const id = await inTransaction(db, async (trx) => {
     await checkReferences(trx, input.customer_id, input.lines);
     const id = await repo.insertSubscription(trx, {
@@ -103,7 +103,7 @@ export async function createSubscription(db: Kysely<any>, input: CreateSubscript
 
 /** Changes what is given; `lines` replaces every line; `paused` pauses (keeps the first pause) or resumes. */
 export async function updateSubscription(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   id: number,
   input: UpdateSubscriptionData,
   who: Who,
@@ -116,7 +116,7 @@ export async function updateSubscription(
     if (end && end < start)
       throw unprocessable('end_date must not be before start_date', { start_date: start, end_date: end });
     await checkReferences(trx, input.customer_id, input.lines);
-    const set: Record<string, unknown> = {};
+    const set: repo.SubscriptionChanges = {};
     if (input.customer_id !== undefined) set.customer_id = input.customer_id;
     if (input.description !== undefined) set.description = input.description;
     if (input.interval !== undefined) set.billing_interval = input.interval;
@@ -140,7 +140,12 @@ export async function updateSubscription(
   return loadSubscription(db, id);
 }
 
-export async function subscriptionInvoices(db: Kysely<any>, id: number, limit: number, offset: number) {
+export async function subscriptionInvoices(
+  db: Kysely<ApltDatabase>,
+  id: number,
+  limit: number,
+  offset: number,
+) {
   if (!(await repo.findSubscription(db, id))) throw notFound(`Subscription ${id} not found`, { id });
   const { rows, count } = await repo.invoicesOfSubscription(db, id, limit, offset);
   return {
@@ -153,12 +158,12 @@ export async function subscriptionInvoices(db: Kysely<any>, id: number, limit: n
   };
 }
 
-export async function isBillingEnabled(db: Kysely<any>): Promise<boolean> {
+export async function isBillingEnabled(db: Kysely<ApltDatabase>): Promise<boolean> {
   const s = await readSettings(db, [BILLING_ENABLED_KEY]);
   return s.get(BILLING_ENABLED_KEY) === 'true';
 }
 
-export async function setBillingEnabled(db: Kysely<any>, enabled: boolean, who: Who): Promise<void> {
+export async function setBillingEnabled(db: Kysely<ApltDatabase>, enabled: boolean, who: Who): Promise<void> {
   await inTransaction(db, async (trx) => {
     const from = await isBillingEnabled(trx);
     await upsertSetting(trx, {
@@ -182,7 +187,7 @@ export async function setBillingEnabled(db: Kysely<any>, enabled: boolean, who: 
   });
 }
 
-async function audit(db: Kysely<any>, who: Who, action: string, id: number, changes: unknown) {
+async function audit(db: Kysely<ApltDatabase>, who: Who, action: string, id: number, changes: unknown) {
   await recordAudit(db, {
     actor: who.actor,
     actor_type: 'admin',

@@ -1,3 +1,4 @@
+import type { ApltDatabase } from '@aplt/db';
 import type { Kysely } from 'kysely';
 import { makePng } from './png';
 
@@ -37,7 +38,10 @@ export interface DocumentFixture {
 
 const id = (row: { id: number | string } | undefined) => Number(row!.id);
 
-export async function insertDocumentFixture(db: Kysely<any>, imageBaseUrl: string): Promise<DocumentFixture> {
+export async function insertDocumentFixture(
+  db: Kysely<ApltDatabase>,
+  imageBaseUrl: string,
+): Promise<DocumentFixture> {
   const brand = await db
     .insertInto('aplt_brands')
     .values({ code: 'acme', name: 'Acme', is_default: true, domain: 'acme-relatie.nl' })
@@ -425,7 +429,7 @@ function sameLines(pen: number) {
 }
 
 async function insertQuotation(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   number: string,
   values: Record<string, unknown>,
   products: { pen: number; bag: number },
@@ -507,7 +511,7 @@ async function insertQuotation(
 }
 
 async function insertVat(
-  db: Kysely<any>,
+  db: Kysely<ApltDatabase>,
   invoiceId: number,
   rows: Array<[string, string, string, string, string | null]>,
 ): Promise<void> {
