@@ -79,7 +79,8 @@ export async function createCreditNote(
       const invVat = await repo.findVatSummaries(trx, [inv.id]);
       const prior = await repo.creditedVat(trx, inv.id);
       const summary = vatSummary(drafts).map((r) => {
-        const key = (x: any) => `${x.vat_category}|${D(x.vat_rate as string).toFixed(2)}`;
+        const key = (x: { vat_category: string; vat_rate: string }) =>
+          `${x.vat_category}|${D(x.vat_rate).toFixed(2)}`;
         const orig = invVat.find((v) => key(v) === key(r));
         const done = prior.find((p) => key(p) === key(r));
         const leftTaxable = D(orig?.taxable_amount).minus(done?.taxable ?? 0);

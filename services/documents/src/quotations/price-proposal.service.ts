@@ -26,9 +26,10 @@ export async function proposePrice(db: Kysely<ApltDatabase>, config: Config, inp
     if (!hit) throw unprocessable(`sku ${input.sku} is no product or variant`, { field: 'sku' });
     if (productId !== undefined && productId !== hit.product_id)
       throw unprocessable(`sku ${input.sku} is not a SKU of product ${productId}`, { field: 'sku' });
-    productId = hit.product_id as number;
+    productId = hit.product_id;
+    // variant_id is a foreign key: the variant (and its NOT NULL sku) is there.
     if (hit.variant_id !== null)
-      variant = { id: hit.variant_id as number, sku: hit.variant_sku as string, colour: hit.color_name };
+      variant = { id: hit.variant_id, sku: hit.variant_sku!, colour: hit.color_name };
   }
   const product = await pricing.findProduct(db, productId!);
   if (!product) throw unprocessable(`product ${productId} does not exist`, { field: 'product_id' });
@@ -39,7 +40,7 @@ export async function proposePrice(db: Kysely<ApltDatabase>, config: Config, inp
     const t = await pricing.findTechniqueByCode(db, input.technique_code);
     if (!t)
       throw unprocessable(`technique ${input.technique_code} does not exist`, { field: 'technique_code' });
-    techniqueId = t.id as number;
+    techniqueId = t.id;
   }
   const technique =
     techniqueId === undefined ? undefined : await pricing.findTechniqueDetails(db, techniqueId);
@@ -47,7 +48,7 @@ export async function proposePrice(db: Kysely<ApltDatabase>, config: Config, inp
     throw unprocessable(`technique ${techniqueId} does not exist`, { field: 'technique_id' });
   const wantsPosition = input.print_position_id !== undefined || input.print_position !== undefined;
   const position = wantsPosition
-    ? await pricing.findPrintPosition(db, product.id as number, {
+    ? await pricing.findPrintPosition(db, product.id, {
         ...(input.print_position_id !== undefined ? { id: input.print_position_id } : {}),
         ...(input.print_position !== undefined ? { code: input.print_position } : {}),
       })
@@ -58,7 +59,7 @@ export async function proposePrice(db: Kysely<ApltDatabase>, config: Config, inp
   let printArea = input.print_area ?? null;
   let maxColours: number | null = technique?.max_colours ?? null;
   if (technique) {
-    const links = await pricing.productTechniqueLinks(db, product.id as number);
+    const links = await pricing.productTechniqueLinks(db, product.id);
     // A product whose print data lists techniques offers only those (at those positions).
     if (links.length > 0) {
       const link = links.find(
@@ -81,13 +82,13 @@ export async function proposePrice(db: Kysely<ApltDatabase>, config: Config, inp
 
   const line: LineInput = {
     line_type: 'product',
-    product_id: product.id as number,
-    sku: variant?.sku ?? (product.sku as string),
+    product_id: product.id,
+    sku: variant?.sku ?? product.sku,
     quantity: input.quantity,
     ...(input.unit_price !== undefined ? { unit_price: input.unit_price } : {}),
     ...(input.discount_percent !== undefined ? { discount_percent: input.discount_percent } : {}),
-    ...(technique ? { technique_id: technique.id as number } : {}),
-    ...(position ? { print_position: position.position_code as string } : {}),
+    ...(technique ? { technique_id: technique.id } : {}),
+    ...(position ? { print_position: position.position_code } : {}),
     ...(printArea ? { print_area: printArea } : {}),
     ...(input.print_colours !== undefined ? { print_colours: input.print_colours } : {}),
     ...(input.print_unit_price !== undefined ? { print_unit_price: input.print_unit_price } : {}),
@@ -106,7 +107,7 @@ export async function proposePrice(db: Kysely<ApltDatabase>, config: Config, inp
   const unitSource =
     input.unit_price !== undefined
       ? ('given' as const)
-      : (await pricing.findTierPrice(db, product.id as number, input.quantity, date))
+      : (await pricing.findTierPrice(db, product.id, input.quantity, date))
         ? ('scale' as const)
         : ('retail_price_100' as const);
   const printSource =
@@ -123,28 +124,28 @@ export async function proposePrice(db: Kysely<ApltDatabase>, config: Config, inp
 
   return {
     product: {
-      id: product.id as number,
-      sku: product.sku as string,
-      name: product.name_nl as string,
+      id: product.id,
+      sku: product.sku,
+      name: product.name_nl,
       variant_id: variant?.id ?? null,
       variant_sku: variant?.sku ?? null,
       colour: variant?.colour ?? null,
     },
     technique: technique
       ? {
-          id: technique.id as number,
-          code: technique.code as string,
-          name: technique.name_nl as string,
-          pricing_type: technique.pricing_type as string,
+          id: technique.id,
+          code: technique.code,
+          name: technique.name_nl,
+          pricing_type: technique.pricing_type,
           max_colours: maxColours,
         }
       : null,
     print_position: position
       ? {
-          id: position.id as number,
-          code: position.position_code as string,
-          name: position.position_name as string | null,
-          print_area: position.print_area as string | null,
+          id: position.id,
+          code: position.position_code,
+          name: position.position_name,
+          print_area: position.print_area,
         }
       : null,
     quantity: input.quantity,

@@ -65,24 +65,24 @@ export async function agedReceivables(db: Kysely<ApltDatabase>, asOf: string) {
 
 export async function revenue(db: Kysely<ApltDatabase>, from: string, to: string, period: repo.Period) {
   const rows = await repo.revenueByPeriod(db, from, to, period);
-  const data = rows.map((r: any) => ({
+  const data = rows.map((r) => ({
     ...r,
     invoiced: money(r.invoiced),
     credited: money(r.credited),
     net_revenue: money(r.net_revenue),
   }));
-  return { from, to, period, data, total: money(sum(data.map((r: any) => r.net_revenue))) };
+  return { from, to, period, data, total: money(sum(data.map((r) => r.net_revenue))) };
 }
 
 export async function vatReport(db: Kysely<ApltDatabase>, from: string, to: string, period: repo.Period) {
   const rows = await repo.vatByPeriod(db, from, to, period);
-  const data = rows.map((r: any) => ({
+  const data = rows.map((r) => ({
     ...r,
     vat_rate: D(r.vat_rate).toFixed(2),
     taxable_amount: money(r.taxable_amount),
     vat_amount: money(r.vat_amount),
   }));
-  return { from, to, period, data, vat_total: money(sum(data.map((r: any) => r.vat_amount))) };
+  return { from, to, period, data, vat_total: money(sum(data.map((r) => r.vat_amount))) };
 }
 
 /** KPIs: open quotation value, conversion rate (accepted / created, last 365 days), revenue this month, overdue amount. */
@@ -102,7 +102,7 @@ export async function dashboard(db: Kysely<ApltDatabase>, asOf: string) {
     conversion_rate: q.created ? D(q.accepted).dividedBy(q.created).toDecimalPlaces(4).toString() : '0',
     quotations_created: q.created,
     quotations_accepted: q.accepted,
-    revenue_this_month: money(sum(rev.map((r: any) => r.net_revenue))),
+    revenue_this_month: money(sum(rev.map((r) => r.net_revenue))),
     overdue_amount: money(sum(overdue.map((i) => i.outstanding))),
     overdue_invoices: overdue.length,
     receivables_total: aged.total,

@@ -28,9 +28,10 @@ const listQuery = z.object({
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 
-type Row = Record<string, any>;
+type StaffReturn = NonNullable<Awaited<ReturnType<typeof findStaffReturn>>>;
+type ReturnParts = Awaited<ReturnType<typeof linesAndPhotosOf>>;
 
-function staffView(r: Row, lines: Row[], photos: Row[]) {
+function staffView(r: StaffReturn, lines: ReturnParts['lines'], photos: ReturnParts['photos']) {
   const view = returnView(r, lines, photos);
   return {
     ...view,

@@ -129,11 +129,11 @@ async function cartView(db: Kysely<ApltDatabase>, config: Config, cart: repo.Car
     return {
       id: line.id,
       sku: line.sku,
-      product_sku: (product?.sku as string | undefined) ?? line.sku,
-      variant_sku: (variant?.sku as string | undefined) ?? null,
-      title: (product?.name as string | undefined) ?? line.sku,
-      color: (variant?.color_name as string | null | undefined) ?? null,
-      thumbnail: ((variant?.image_url ?? product?.image_url) as string | null | undefined) ?? null,
+      product_sku: product?.sku ?? line.sku,
+      variant_sku: variant?.sku ?? null,
+      title: product?.name ?? line.sku,
+      color: variant?.color_name ?? null,
+      thumbnail: variant?.image_url ?? product?.image_url ?? null,
       quantity: line.quantity,
       unit_price: price?.unit_price ?? null,
       print_unit_price: price?.print_unit_price ?? null,
@@ -170,9 +170,7 @@ async function cartView(db: Kysely<ApltDatabase>, config: Config, cart: repo.Car
     setup_cost_total: money(setupTotal),
     /** Lines and setup costs, excl. VAT; shipping is decided in the quotation (franco rule). */
     subtotal: money(itemSubtotal.plus(setupTotal)),
-    quotation: quotation
-      ? { id: Number(quotation.id), quotation_number: quotation.quotation_number as string }
-      : null,
+    quotation: quotation ? { id: Number(quotation.id), quotation_number: quotation.quotation_number } : null,
     merged_into: cart.merged_into,
     created_at: cart.created_at,
     updated_at: cart.updated_at,

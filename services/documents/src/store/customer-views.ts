@@ -1,4 +1,6 @@
+import type { ApltDatabase, Selectable } from '@aplt/db';
 import { addDays, daysBetween, isoDate, today } from '../shared/context';
+import { type Json, jsonObject } from '../shared/json';
 
 /*
  * What a customer sees of a document: the fields listed here and nothing else. Staff fields
@@ -6,10 +8,13 @@ import { addDays, daysBetween, isoDate, today } from '../shared/context';
  * whatever columns the tables grow later.
  */
 
-type Row = Record<string, any>;
+type Table<K extends keyof ApltDatabase> = Selectable<ApltDatabase[K]>;
 
-const pick = (row: Row, keys: readonly string[]) =>
-  Object.fromEntries(keys.map((k) => [k, row[k] === undefined ? null : row[k]]));
+/** The named fields of the row, absent ones as null. */
+const pick = <R, K extends keyof R>(row: R, keys: readonly K[]) =>
+  Object.fromEntries(keys.map((k) => [k, row[k] === undefined ? null : row[k]])) as {
+    [P in K]: Exclude<R[P], undefined> | null;
+  };
 const num = (v: unknown) => (v == null ? null : Number(v));
 
 /** Quotations show a banner this many days before they expire (spec 1, limits). */
@@ -32,7 +37,10 @@ const LINE_FIELDS = [
   'line_total',
 ] as const;
 
-export function lineView(l: Row) {
+/** A quotation, order or invoice line: they share these columns. */
+type Line = Pick<Table<'aplt_invoice_lines'>, 'id' | (typeof LINE_FIELDS)[number]>;
+
+export function lineView(l: Line) {
   return { id: Number(l.id), ...pick(l, LINE_FIELDS) };
 }
 
@@ -46,11 +54,43 @@ const TOTALS = [
   'total',
 ] as const;
 
+type Totals = Pick<Table<'aplt_quotation_headers'>, (typeof TOTALS)[number]>;
+
+/** A quotation as attachLines gives it: dates as YYYY-MM-DD, lines with their setup costs. */
+type QuotationForView = Totals &
+  Pick<
+    Table<'aplt_quotation_headers'>,
+    | 'id'
+    | 'quotation_number'
+    | 'status'
+    | 'source_code'
+    | 'title'
+    | 'reference'
+    | 'customer_email'
+    | 'customer_name'
+    | 'customer_company'
+    | 'terms'
+    | 'notes'
+    | 'rejection_reason'
+    | 'accepted_at'
+    | 'rejected_at'
+  > & {
+    quotation_date: string | null;
+    valid_until: string | null;
+    lines?: Array<
+      Line & {
+        setup_costs?: Array<
+          Pick<Table<'aplt_quotation_line_setup_costs'>, 'description' | 'quantity' | 'unit_cost' | 'total'>
+        >;
+      }
+    >;
+  };
+
 /**
  * A quotation stays valid through its valid_until day (the expiry job moves it the day after),
  * so it expires at the start of the next day, UTC, the calendar the documents are dated in.
  */
-export function quotationView(q: Row, asOf: string = today()) {
+export function quotationView(q: QuotationForView, asOf: string = today()) {
   const validUntil = isoDate(q.valid_until);
   const daysLeft = validUntil ? daysBetween(asOf, validUntil) : null;
   return {
@@ -75,9 +115,9 @@ export function quotationView(q: Row, asOf: string = today()) {
     rejection_reason: q.rejection_reason ?? null,
     accepted_at: q.accepted_at ?? null,
     rejected_at: q.rejected_at ?? null,
-    lines: (q.lines ?? []).map((l: Row) => ({
+    lines: (q.lines ?? []).map((l) => ({
       ...lineView(l),
-      setup_costs: (l.setup_costs ?? []).map((s: Row) => ({
+      setup_costs: (l.setup_costs ?? []).map((s) => ({
         description: s.description,
         quantity: s.quantity,
         unit_cost: s.unit_cost,
@@ -88,8 +128,8 @@ export function quotationView(q: Row, asOf: string = today()) {
 }
 
 /** Only a web address is a tracking link; anything else staff typed stays out of a storefront's href. */
-function trackingUrl(metadata: Row | null | undefined): string | null {
-  const v = metadata?.tracking_url;
+function trackingUrl(metadata: Json | null): string | null {
+  const v = jsonObject(metadata).tracking_url;
   if (typeof v !== 'string') return null;
   try {
     const u = new URL(v);
@@ -99,7 +139,28 @@ function trackingUrl(metadata: Row | null | undefined): string | null {
   }
 }
 
-export function orderView(o: Row, lines: Row[]) {
+type OrderForView = Totals &
+  Pick<
+    Table<'aplt_order_headers'>,
+    | 'id'
+    | 'order_number'
+    | 'status'
+    | 'order_date'
+    | 'expected_delivery_date'
+    | 'metadata'
+    | 'quotation_id'
+    | 'reference'
+    | 'customer_name'
+    | 'customer_company'
+    | 'shipping_address'
+    | 'notes'
+    | 'confirmed_at'
+    | 'shipped_at'
+    | 'delivered_at'
+    | 'cancelled_at'
+  >;
+
+export function orderView(o: OrderForView, lines: Line[]) {
   return {
     id: Number(o.id),
     order_number: o.order_number,
@@ -122,7 +183,46 @@ export function orderView(o: Row, lines: Row[]) {
   };
 }
 
-export function invoiceView(i: Row, lines: Row[], vat: Row[]) {
+/** An invoice as normaliseInvoice gives it: the derived status and balance, dates as YYYY-MM-DD. */
+type InvoiceForView = Pick<
+  Table<'aplt_invoice_headers'>,
+  | 'id'
+  | 'invoice_number'
+  | 'document_type'
+  | 'customer_id'
+  | 'order_id'
+  | 'credited_invoice_id'
+  | 'payment_term_days'
+  | 'reference'
+  | 'customer_name'
+  | 'customer_company'
+  | 'customer_vat_number'
+  | 'customer_country'
+  | 'billing_address'
+  | 'currency'
+  | 'subtotal'
+  | 'vat_total'
+  | 'total'
+  | 'credited_total'
+  | 'paid_total'
+  | 'reverse_charge'
+  | 'vat_note'
+  | 'credit_reason'
+  | 'notes'
+  | 'paid_at'
+> & {
+  status: string;
+  balance: string;
+  issue_date: string | null;
+  due_date: string | null;
+  delivery_date: string | null;
+};
+
+export function invoiceView(
+  i: InvoiceForView,
+  lines: Array<Line & Pick<Table<'aplt_invoice_lines'>, 'credited_quantity'>>,
+  vat: Array<Table<'aplt_invoice_vat_summary'>>,
+) {
   return {
     id: Number(i.id),
     invoice_number: i.invoice_number,
@@ -159,10 +259,35 @@ export function invoiceView(i: Row, lines: Row[], vat: Row[]) {
   };
 }
 
-export function returnView(r: Row, lines: Row[], photos: Row[]) {
+export type ReturnForView = Pick<
+  Table<'aplt_returns'>,
+  | 'id'
+  | 'return_number'
+  | 'status'
+  | 'invoice_id'
+  | 'order_id'
+  | 'remark'
+  | 'resolution'
+  | 'created_at'
+  | 'updated_at'
+> & { invoice_number: string | null };
+
+export function returnView<R extends ReturnForView>(
+  r: R,
+  lines: Array<
+    Pick<
+      Table<'aplt_return_lines'>,
+      'id' | 'invoice_line_id' | 'sku' | 'description' | 'quantity' | 'reason' | 'reason_text'
+    >
+  >,
+  photos: Array<
+    Pick<Table<'aplt_return_photos'>, 'id' | 'slot' | 'content_type' | 'size_bytes' | 'width' | 'height'>
+  >,
+) {
   return {
     id: Number(r.id),
-    return_number: r.return_number,
+    // As given: a return just filed has its number.
+    return_number: r.return_number as R['return_number'],
     status: r.status,
     invoice_id: num(r.invoice_id),
     invoice_number: r.invoice_number ?? null,
