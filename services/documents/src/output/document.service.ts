@@ -13,6 +13,12 @@ import type {
 } from './document.model';
 import type { ImageEmbedder } from './image-embed';
 import * as repo from './output.repository';
+import { jsonObject } from '../shared/json';
+
+type Customer = NonNullable<Awaited<ReturnType<typeof repo.findCustomer>>>;
+type Brand = NonNullable<Awaited<ReturnType<typeof repo.findBrand>>>;
+type SetupRow = Awaited<ReturnType<typeof repo.findQuotationSetupCosts>>[number];
+type VatSummaryRow = Awaited<ReturnType<typeof repo.findVatSummary>>[number];
 
 const LANGUAGES: readonly Language[] = ['nl', 'en', 'de'];
 const money = (v: unknown) => new Decimal((v as string | number | null) ?? 0).toFixed(2);
@@ -37,7 +43,7 @@ export async function loadPrintableDocument(
     kind === 'quotation'
       ? repo.findQuotationSetupCosts(
           db,
-          lineRows.map((l) => l.id as number),
+          lineRows.map((l) => l.id),
         )
       : Promise.resolve([]),
   ]);
@@ -63,27 +69,33 @@ export async function loadPrintableDocument(
     kind,
     proforma: header.document_type === 'proforma',
     id: header.id,
+    // The kind names the table, and so which of these NOT NULL columns the header has.
     number:
       kind === 'quotation'
-        ? header.quotation_number
+        ? header.quotation_number!
         : kind === 'order'
-          ? header.order_number
-          : header.invoice_number,
+          ? header.order_number!
+          : header.invoice_number!,
     date:
-      kind === 'quotation' ? header.quotation_date : kind === 'order' ? header.order_date : header.issue_date,
+      kind === 'quotation'
+        ? header.quotation_date!
+        : kind === 'order'
+          ? header.order_date!
+          : header.issue_date!,
     language,
     currency: header.currency ?? 'EUR',
     reference: header.reference ?? null,
     title: header.title ?? null,
     validUntil: header.valid_until ?? null,
-    dueDate: isInvoice ? header.due_date : null,
+    dueDate: isInvoice ? (header.due_date ?? null) : null,
     deliveryDate: header.delivery_date ?? header.expected_delivery_date ?? null,
-    paymentTermDays: isInvoice ? header.payment_term_days : (customer?.payment_term_days ?? null),
+    paymentTermDays: isInvoice ? (header.payment_term_days ?? null) : (customer?.payment_term_days ?? null),
     paymentTermName: header[`term_name_${language}`] ?? header.term_name_nl ?? null,
     terms: header.terms ?? settings[`quotation_terms_${language}`] ?? settings.quotation_terms ?? null,
     notes: header.notes ?? null,
     orderNumber: kind === 'order' ? (header.quotation_number ?? null) : (header.order_number ?? null),
-    credited: header.credited_number ? { number: header.credited_number, date: header.credited_date } : null,
+    // A credited number comes with its invoice's (NOT NULL) issue date.
+    credited: header.credited_number ? { number: header.credited_number, date: header.credited_date! } : null,
     creditReason: header.credit_reason ?? null,
     reverseCharge,
     vatNote: header.vat_note ?? null,
@@ -108,13 +120,13 @@ export async function loadPrintableDocument(
  * The header's language column defaults to 'nl' and so cannot tell "chosen Dutch" from "never
  * set"; a non-Dutch value is an explicit choice, otherwise the customer's preference decides.
  */
-function documentLanguage(headerLanguage: string | null, customer: repo.Row | undefined): Language {
+function documentLanguage(headerLanguage: string | null, customer: Customer | undefined): Language {
   const pick = (v: unknown) => (LANGUAGES.includes(v as Language) ? (v as Language) : undefined);
   if (headerLanguage && headerLanguage !== 'nl' && pick(headerLanguage)) return pick(headerLanguage)!;
-  return pick(customer?.metadata?.preferred_language) ?? pick(customer?.language) ?? 'nl';
+  return pick(jsonObject(customer?.metadata).preferred_language) ?? pick(customer?.language) ?? 'nl';
 }
 
-function companyFromSettings(s: Record<string, string>, brand: repo.Row | undefined): CompanyData {
+function companyFromSettings(s: Record<string, string>, brand: Brand | undefined): CompanyData {
   return {
     name: s.company_name ?? brand?.name ?? '',
     address: s.address ?? null,
@@ -132,7 +144,7 @@ function companyFromSettings(s: Record<string, string>, brand: repo.Row | undefi
   };
 }
 
-function customerBlock(header: repo.Row, customer: repo.Row | undefined): CustomerBlock {
+function customerBlock(header: repo.Header, customer: Customer | undefined): CustomerBlock {
   const billing = (header.billing_address ?? {}) as Record<string, string | undefined>;
   const fullName = [customer?.first_name, customer?.last_name].filter(Boolean).join(' ') || null;
   const addressLines = [
@@ -156,8 +168,8 @@ function customerBlock(header: repo.Row, customer: repo.Row | undefined): Custom
 }
 
 async function toLine(
-  row: repo.Row,
-  setupRows: repo.Row[],
+  row: repo.Line,
+  setupRows: SetupRow[],
   language: Language,
   images: ImageEmbedder | null,
 ): Promise<DocumentLine> {
@@ -193,7 +205,7 @@ async function toLine(
   };
 }
 
-function toVatRow(r: repo.Row): VatRow {
+function toVatRow(r: VatSummaryRow): VatRow {
   return {
     category: r.vat_category,
     rate: r.vat_rate,
@@ -208,7 +220,7 @@ function toVatRow(r: repo.Row): VatRow {
  * rate and round the VAT once per group (EN 16931 BR-CO-17), never per line. Shipping is the
  * header's shipping cost at the standard rate; under reverse charge everything is AE at 0%.
  */
-function computeVat(lines: DocumentLine[], header: repo.Row, reverseCharge: boolean): VatRow[] {
+function computeVat(lines: DocumentLine[], header: repo.Header, reverseCharge: boolean): VatRow[] {
   const groups = new Map<string, { category: string; rate: string; taxable: Decimal }>();
   const add = (rate: Decimal.Value, amount: Decimal.Value) => {
     const r = reverseCharge ? '0.00' : new Decimal(rate).toFixed(2);
@@ -244,7 +256,7 @@ const EU = new Set(
 );
 
 /** B2B customer in another EU member state whose VAT number carries that state's prefix. */
-function intraEuB2b(customer: repo.Row | undefined): boolean {
+function intraEuB2b(customer: Customer | undefined): boolean {
   if (!customer || customer.country === HOME_COUNTRY || !EU.has(customer.country)) return false;
   const prefix = customer.country === 'GR' ? 'EL' : customer.country;
   const vat = String(customer.vat_number ?? '')

@@ -6,11 +6,25 @@ import type { ApltDatabase } from '@aplt/db';
  * reads the tables (and records where an invoice PDF was stored), so it has its own thin queries.
  */
 type Db = Kysely<ApltDatabase>;
-export type Row = Record<string, any>;
 
 export type HeaderKind = 'quotation' | 'order' | 'invoice' | 'credit_note';
 
-export async function findHeader(db: Db, kind: HeaderKind, id: number): Promise<Row | undefined> {
+type KeyOfAny<U> = U extends unknown ? keyof U : never;
+/**
+ * One row type for the rows of several tables: the fields all of them have as they are, the
+ * others optional (absent from the rows of the tables without them).
+ */
+export type AnyOf<U> = Pick<U, keyof U> & {
+  [K in Exclude<KeyOfAny<U>, keyof U>]?: U extends { [P in K]: infer V } ? V : never;
+};
+
+export type Header = AnyOf<NonNullable<Awaited<ReturnType<typeof headerOf>>>>;
+export type Line = AnyOf<Awaited<ReturnType<typeof findLines>>[number]>;
+
+export const findHeader = (db: Db, kind: HeaderKind, id: number): Promise<Header | undefined> =>
+  headerOf(db, kind, id);
+
+async function headerOf(db: Db, kind: HeaderKind, id: number) {
   switch (kind) {
     case 'quotation':
       return db.selectFrom('aplt_quotation_headers').selectAll().where('id', '=', id).executeTakeFirst();
@@ -55,7 +69,7 @@ const productColumns = [
   sql<string | null>`coalesce(v.image_url, p.image_url, p.images->>0)`.as('catalog_image_url'),
 ] as const;
 
-export async function findLines(db: Db, kind: HeaderKind, documentId: number): Promise<Row[]> {
+export async function findLines(db: Db, kind: HeaderKind, documentId: number) {
   switch (kind) {
     case 'quotation':
       return db
@@ -94,7 +108,7 @@ export async function findLines(db: Db, kind: HeaderKind, documentId: number): P
   }
 }
 
-export async function findQuotationSetupCosts(db: Db, lineIds: number[]): Promise<Row[]> {
+export async function findQuotationSetupCosts(db: Db, lineIds: number[]) {
   if (lineIds.length === 0) return [];
   return db
     .selectFrom('aplt_quotation_line_setup_costs')
@@ -104,7 +118,7 @@ export async function findQuotationSetupCosts(db: Db, lineIds: number[]): Promis
     .execute();
 }
 
-export async function findVatSummary(db: Db, invoiceId: number): Promise<Row[]> {
+export async function findVatSummary(db: Db, invoiceId: number) {
   return db
     .selectFrom('aplt_invoice_vat_summary')
     .selectAll()
@@ -114,7 +128,7 @@ export async function findVatSummary(db: Db, invoiceId: number): Promise<Row[]> 
     .execute();
 }
 
-export async function findCustomer(db: Db, id: number | null): Promise<Row | undefined> {
+export async function findCustomer(db: Db, id: number | null) {
   if (id === null || id === undefined) return undefined;
   return db.selectFrom('aplt_customers').selectAll().where('id', '=', id).executeTakeFirst();
 }
@@ -132,7 +146,7 @@ export async function resolveBrandId(db: Db, ...candidates: Array<number | null 
   return fallback?.id;
 }
 
-export async function findBrand(db: Db, brandId: number | undefined): Promise<Row | undefined> {
+export async function findBrand(db: Db, brandId: number | undefined) {
   if (brandId === undefined) return undefined;
   return db.selectFrom('aplt_brands').selectAll().where('id', '=', brandId).executeTakeFirst();
 }
