@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createOrderBody, orderStatusBody, orderTransitions } from '../src/orders/order.schemas';
-import { adminToken, seedCatalog, testEnv } from './fixtures';
+import { adminToken, seedCatalog, tenantDbs, testEnv } from './fixtures';
 
 type App = Awaited<ReturnType<typeof buildApp>>;
 
@@ -38,7 +38,7 @@ describe('documents: the admin lists and details the panel reads', () => {
 
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'acme' }]);
-    cat = await seedCatalog(fleet.tenantDbs.get('acme')!.aplt.db);
+    cat = await seedCatalog(tenantDbs(fleet, 'acme').aplt);
     app = await buildApp(
       { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient },
       loadConfig(testEnv(fleet.env)),

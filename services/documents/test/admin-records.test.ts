@@ -4,7 +4,7 @@ import { createTestFleet, type TestFleet, viaProxy } from '@aplt/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { adminToken, seedCatalog, testEnv } from './fixtures';
+import { adminToken, seedCatalog, tenantDbs, testEnv } from './fixtures';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -24,8 +24,8 @@ describe('documents: customers, parameters, content and price proposals', () => 
 
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'acme' }, { id: 'globex' }]);
-    acmeDb = fleet.tenantDbs.get('acme')!.aplt.db;
-    globexDb = fleet.tenantDbs.get('globex')!.aplt.db;
+    acmeDb = tenantDbs(fleet, 'acme').aplt;
+    globexDb = tenantDbs(fleet, 'globex').aplt;
     cat = await seedCatalog(acmeDb);
     app = await buildApp(
       {

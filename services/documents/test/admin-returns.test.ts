@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { testEnv } from './fixtures';
+import { tenantDbs, testEnv } from './fixtures';
 import {
   addCustomer,
   adminClient,
@@ -63,7 +63,7 @@ describe('admin: returns filed in the shop', () => {
     useTempStores('admin-returns');
     fleet = await createTestFleet([{ id: 'acme' }, { id: 'globex' }]);
     // globex's ids start far above acme's, so an acme id never names a globex record by accident.
-    const g = fleet.tenantDbs.get('globex')!.aplt.db;
+    const g = tenantDbs(fleet, 'globex').aplt;
     for (const table of ['aplt_customers', 'aplt_invoice_headers', 'aplt_invoice_lines', 'aplt_returns']) {
       await sql`alter table ${sql.table(table)} alter column id restart with 100000`.execute(g);
     }
@@ -73,8 +73,8 @@ describe('admin: returns filed in the shop', () => {
       loadConfig(testEnv({ ...fleet.env, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix })),
     );
     const dbsOf = (t: string) => ({
-      commerce: fleet.tenantDbs.get(t)!.commerce.db,
-      aplt: fleet.tenantDbs.get(t)!.aplt.db,
+      commerce: tenantDbs(fleet, t).commerce,
+      aplt: tenantDbs(fleet, t).aplt,
     });
     jan = await addCustomer(dbsOf('acme'), 'acme', { id: 'cus_jan', email: 'jan@bakker.test' });
     piet = await addCustomer(dbsOf('acme'), 'acme', { id: 'cus_piet', email: 'piet@visser.test' });

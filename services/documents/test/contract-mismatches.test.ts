@@ -4,7 +4,7 @@ import { createTestFleet, startTestProxy, type TestFleet, type TestProxy, testSe
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { adminToken, seedCatalog, testEnv } from './fixtures';
+import { adminToken, seedCatalog, tenantDbs, testEnv } from './fixtures';
 
 /** Issue #16's contract mismatches of the documents service, through the proxy. */
 describe('documents: quotation source, credit-note routes, report index, aged receivables', () => {
@@ -49,7 +49,7 @@ describe('documents: quotation source, credit-note routes, report index, aged re
 
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'acme' }]);
-    cat = await seedCatalog(fleet.tenantDbs.get('acme')!.aplt.db);
+    cat = await seedCatalog(tenantDbs(fleet, 'acme').aplt);
     const deps = { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient };
     proxy = await startTestProxy({
       access: await createAccessAppForTest(fleet.registry, { ...testSecrets() }),
@@ -86,7 +86,7 @@ describe('documents: quotation source, credit-note routes, report index, aged re
     const manual = await call('GET', '/admin/aplt/quotations?source_code=manual');
     expect(manual.body.data.map((r: { id: number }) => r.id)).toEqual([q.body.id]);
     // The column's default (what rows from before source tracking carry) is unchanged.
-    const db = fleet.tenantDbs.get('acme')!.aplt.db;
+    const db = tenantDbs(fleet, 'acme').aplt;
     const legacy = await db
       .insertInto('aplt_quotation_headers')
       .values({ quotation_number: 'Q-2020-0001', quotation_date: '2020-01-01' })

@@ -20,7 +20,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { seedCatalog, testEnv } from './fixtures';
+import { seedCatalog, tenantDbs, testEnv } from './fixtures';
 import { adminClient, formBody, invoicedOrder, jpegPhoto, pngPhoto, useTempStores } from './store-fixtures';
 
 const PASSWORD = 'Idor-Password-2026';
@@ -78,7 +78,7 @@ describe("customer routes: nobody reaches anyone else's records (through the pro
     // The verification link is what the auth tests follow; here the e-mail counts as verified.
     const tenant = host.split('.')[0]!;
     await sql`update customer set metadata = metadata || jsonb_build_object('email_verified_at', now()) where email = ${email}`.execute(
-      fleet.tenantDbs.get(tenant)!.commerce.db,
+      tenantDbs(fleet, tenant).commerce,
     );
     const login = await proxy.request(host, '/auth/customer/emailpass', {
       method: 'POST',
@@ -93,7 +93,7 @@ describe("customer routes: nobody reaches anyone else's records (through the pro
   async function owner(name: string, tenant: string, email: string): Promise<Owned> {
     const host = `${tenant}.localhost`;
     const cookie = await signUp(host, email);
-    const aplt = fleet.tenantDbs.get(tenant)!.aplt.db;
+    const aplt = tenantDbs(fleet, tenant).aplt;
     const apltId = Number(
       (
         await aplt
@@ -161,7 +161,7 @@ describe("customer routes: nobody reaches anyone else's records (through the pro
     useTempStores('idor');
     fleet = await createTestFleet([{ id: 'acme' }, { id: 'globex' }]);
     // globex's ids start far above acme's, so an acme id never names a globex record by accident.
-    const g = fleet.tenantDbs.get('globex')!.aplt.db;
+    const g = tenantDbs(fleet, 'globex').aplt;
     for (const table of [
       'aplt_customers',
       'aplt_quotation_headers',
@@ -174,7 +174,7 @@ describe("customer routes: nobody reaches anyone else's records (through the pro
       await sql`alter table ${sql.table(table)} alter column id restart with 100000`.execute(g);
     }
     // A product to put in carts, in each tenant's own catalog.
-    await seedCatalog(fleet.tenantDbs.get('acme')!.aplt.db);
+    await seedCatalog(tenantDbs(fleet, 'acme').aplt);
     await seedCatalog(g);
     [redis, sink] = await Promise.all([createTestRedis(), startSmtpSink()]);
     const env = { ...fleet.env, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix };
@@ -301,9 +301,8 @@ describe("customer routes: nobody reaches anyone else's records (through the pro
     }
     // Nothing the others tried changed anything.
     for (const t of Object.values(who)) {
-      const q = await fleet.tenantDbs
-        .get(t.host.split('.')[0]!)!
-        .aplt.db.selectFrom('aplt_quotation_headers')
+      const q = await tenantDbs(fleet, t.host.split('.')[0]!)
+        .aplt.selectFrom('aplt_quotation_headers')
         .select('status')
         .where('id', '=', t.quoteId)
         .executeTakeFirstOrThrow();

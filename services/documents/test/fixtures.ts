@@ -1,6 +1,16 @@
-import type { ApltDatabase, Kysely } from '@aplt/db';
+import type { ApltDatabase, CommerceDatabase, Kysely } from '@aplt/db';
 import { signActorToken, tenantJwtSecret } from '@aplt/http';
-import { testSecrets } from '@aplt/testing';
+import { type TestFleet, testSecrets } from '@aplt/testing';
+
+/** A fleet tenant's two databases, typed by their tables (the fleet hands them out untyped). */
+export function tenantDbs(
+  fleet: TestFleet,
+  tenant: string,
+): { aplt: Kysely<ApltDatabase>; commerce: Kysely<CommerceDatabase> } {
+  const dbs = fleet.tenantDbs.get(tenant);
+  if (!dbs) throw new Error(`No tenant ${tenant} in the test fleet`);
+  return { aplt: dbs.aplt.db, commerce: dbs.commerce.db };
+}
 
 /** Settings every documents app of a test is built with: this process's fleet secrets. */
 export const testEnv = (extra: Record<string, string | undefined> = {}) => ({

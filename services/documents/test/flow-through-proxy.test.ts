@@ -11,7 +11,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { adminToken, seedCatalog, testEnv } from './fixtures';
+import { adminToken, seedCatalog, tenantDbs, testEnv } from './fixtures';
 
 describe('quotation -> order -> invoice -> credit note -> payments, through the proxy', () => {
   let fleet: TestFleet;
@@ -30,7 +30,7 @@ describe('quotation -> order -> invoice -> credit note -> payments, through the 
 
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'acme' }]);
-    cat = await seedCatalog(fleet.tenantDbs.get('acme')!.aplt.db);
+    cat = await seedCatalog(tenantDbs(fleet, 'acme').aplt);
     const deps = { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient };
     proxy = await startTestProxy({
       // The access service signs assertions with this process's key; documents verifies them.
@@ -261,15 +261,15 @@ describe('quotation -> order -> invoice -> credit note -> payments, through the 
     expect((await aged('2026-05-15')).buckets['90+']).toBe('584.42');
 
     // Every journal balances, and the customer's receivable is exactly zero.
-    const db = fleet.tenantDbs.get('acme')!.aplt.db;
+    const db = tenantDbs(fleet, 'acme').aplt;
     const entries = await db
       .selectFrom('aplt_journal_entries as e')
       .innerJoin('aplt_journal_lines as l', 'l.journal_entry_id', 'e.id')
-      .select([
+      .select((eb) => [
         'e.id',
         'e.source_type',
-        db.fn.sum<string>('l.debit').as('debit'),
-        db.fn.sum<string>('l.credit').as('credit'),
+        eb.fn.sum<string>('l.debit').as('debit'),
+        eb.fn.sum<string>('l.credit').as('credit'),
       ])
       .groupBy(['e.id', 'e.source_type'])
       .execute();
@@ -283,7 +283,7 @@ describe('quotation -> order -> invoice -> credit note -> payments, through the 
     const receivable = await db
       .selectFrom('aplt_journal_lines as l')
       .innerJoin('aplt_ledger_accounts as a', 'a.id', 'l.ledger_account_id')
-      .select([db.fn.sum<string>('l.debit').as('debit'), db.fn.sum<string>('l.credit').as('credit')])
+      .select((eb) => [eb.fn.sum<string>('l.debit').as('debit'), eb.fn.sum<string>('l.credit').as('credit')])
       .where('a.system_key', '=', 'receivables')
       .executeTakeFirstOrThrow();
     expect(receivable.debit).toBe(receivable.credit);

@@ -5,7 +5,7 @@ import { createTestFleet, type TestFleet, testSecrets, viaProxy } from '@aplt/te
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { adminToken, seedCatalog, testEnv } from './fixtures';
+import { adminToken, seedCatalog, tenantDbs, testEnv } from './fixtures';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -155,7 +155,7 @@ describe('documents: licensed features per route, and only what passed the proxy
 
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'acme' }]);
-    cat = await seedCatalog(fleet.tenantDbs.get('acme')!.aplt.db);
+    cat = await seedCatalog(tenantDbs(fleet, 'acme').aplt);
     app = await buildApp(
       {
         registry: fleet.registry,

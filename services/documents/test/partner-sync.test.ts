@@ -19,7 +19,7 @@ import { openCredential, sealCredential } from '../src/partner/credential-box';
 import { loadPartnerConfig } from '../src/partner/partner.config';
 import { schedulePartnerSweep, startPartnerWorker } from '../src/partner/partner.worker';
 import { pollOrderStatus, sendOrder } from '../src/partner/partner-sync.service';
-import { adminToken, seedCatalog, testEnv } from './fixtures';
+import { adminToken, seedCatalog, tenantDbs, testEnv } from './fixtures';
 import { addCustomer } from './store-fixtures';
 
 /*
@@ -43,7 +43,7 @@ describe('partner fulfilment sync', () => {
     PARTNER_SEND_LEASE_MS: '60000',
   });
   const deps = () => ({ config: partnerConfig, masterSecret: testSecrets().JWT_SECRET });
-  const db = (tenant = 'acme') => fleet.tenantDbs.get(tenant)!.aplt.db;
+  const db = (tenant = 'acme') => tenantDbs(fleet, tenant).aplt;
 
   const call = async (method: string, path: string, body?: unknown, tenant = 'acme') => {
     const res = await proxy.request(`${tenant}.localhost`, path, {
@@ -198,9 +198,9 @@ describe('partner fulfilment sync', () => {
       .where('key', '=', 'partner_password')
       .executeTakeFirstOrThrow();
     expect(stored.value).not.toContain('pässwörd');
-    expect(openCredential(testSecrets().JWT_SECRET, 'acme', stored.value)).toBe('pässwörd-Acme-1');
+    expect(openCredential(testSecrets().JWT_SECRET, 'acme', stored.value!)).toBe('pässwörd-Acme-1');
     // Sealed for acme: the same value does not open for another tenant.
-    expect(openCredential(testSecrets().JWT_SECRET, 'globex', stored.value)).toBeNull();
+    expect(openCredential(testSecrets().JWT_SECRET, 'globex', stored.value!)).toBeNull();
     expect(
       openCredential(testSecrets().JWT_SECRET, 'acme', sealCredential('x'.repeat(40), 'acme', 'p')),
     ).toBeNull();
@@ -225,7 +225,7 @@ describe('partner fulfilment sync', () => {
     expect(row.partner_process_id).toMatch(/^PR-/);
     expect(row.partner_document_id).toMatch(/^DOC-/);
     expect(row.partner_organisation_id).toMatch(/^ORG-/);
-    const creates = createsFor(row.idempotency_key);
+    const creates = createsFor(row.idempotency_key!);
     expect(creates).toHaveLength(1);
     expect(creates[0]!.headers.authorization).toMatch(/^Bearer ey/);
     expect(creates[0]!.body).toMatchObject({
@@ -283,7 +283,7 @@ describe('partner fulfilment sync', () => {
       expect(row).toMatchObject({ status: 'failed', last_http_status: 401 });
       expect(row.error_message).toMatch(/401 after 3 re-logins/);
       expect(partner.count('login') - logins).toBe(4);
-      expect(createsFor(row.idempotency_key)).toHaveLength(4);
+      expect(createsFor(row.idempotency_key!)).toHaveLength(4);
     } finally {
       partner.recover();
     }
@@ -293,7 +293,7 @@ describe('partner fulfilment sync', () => {
     partner.failNext('transactions.create', { status: 500 }, { status: 503 });
     const row = await settled((await confirmedOrder()).id);
     expect(row.status).toBe('pushed');
-    expect(createsFor(row.idempotency_key)).toHaveLength(3);
+    expect(createsFor(row.idempotency_key!)).toHaveLength(3);
     expect(partner.transactions.filter((t) => t.idempotency_key === row.idempotency_key)).toHaveLength(1);
   });
 
@@ -303,7 +303,7 @@ describe('partner fulfilment sync', () => {
     let row = await settled(order.id);
     expect(row).toMatchObject({ status: 'failed', last_http_status: 502 });
     expect(row.error_message).toMatch(/gave up after 3 retries/);
-    expect(createsFor(row.idempotency_key)).toHaveLength(4);
+    expect(createsFor(row.idempotency_key!)).toHaveLength(4);
     partner.recover();
     const resend = await call('POST', `/admin/aplt/orders/${order.id}/partner/resend`);
     expect(resend.status).toBe(202);
@@ -319,7 +319,7 @@ describe('partner fulfilment sync', () => {
       expect(row.status).toBe('failed');
       expect(row.error_message).toMatch(/no answer within 300 ms.*gave up after 3 retries/);
       expect(row.last_http_status).toBeNull();
-      expect(createsFor(row.idempotency_key)).toHaveLength(0);
+      expect(createsFor(row.idempotency_key!)).toHaveLength(0);
     } finally {
       partner.recover();
     }
@@ -330,7 +330,7 @@ describe('partner fulfilment sync', () => {
     const order = await confirmedOrder();
     let row = await settled(order.id);
     expect(row).toMatchObject({ status: 'failed', last_http_status: 400 });
-    expect(createsFor(row.idempotency_key)).toHaveLength(1);
+    expect(createsFor(row.idempotency_key!)).toHaveLength(1);
     expect(JSON.stringify(row.partner_response)).toContain('Unknown SKU');
     expect(row.error_message).toBe(
       'POST /api/v1/admin/transaction/ answered 400: {"lines":["Unknown SKU PX-300"]}',
@@ -351,7 +351,7 @@ describe('partner fulfilment sync', () => {
     const again = await settled(order.id);
     expect(again).toMatchObject({ status: 'pushed', partner_process_id: row.partner_process_id });
     // Sent twice under one key: the partner holds one transaction.
-    expect(createsFor(row.idempotency_key)).toHaveLength(3);
+    expect(createsFor(row.idempotency_key!)).toHaveLength(3);
     expect(partner.transactions.filter((t) => t.idempotency_key === row.idempotency_key)).toHaveLength(1);
   });
 
@@ -372,21 +372,21 @@ describe('partner fulfilment sync', () => {
     const row = await settled(order.id);
     expect(row.status).toBe('pushed');
     expect(direct.filter((r) => r.result === 'sent').length).toBeLessThanOrEqual(1);
-    expect(createsFor(row.idempotency_key)).toHaveLength(1);
+    expect(createsFor(row.idempotency_key!)).toHaveLength(1);
     // Later deliveries of the same job find nothing to send.
     const late = await sendOrder(db(), 'acme', order.id, deps());
     expect(late).toEqual({ result: 'skipped', reason: 'order is pushed' });
-    expect(createsFor(row.idempotency_key)).toHaveLength(1);
+    expect(createsFor(row.idempotency_key!)).toHaveLength(1);
   });
 
   it('reads shipped with a tracking link into the order the customer sees', async () => {
     const order = await confirmedOrder();
     const row = await settled(order.id);
-    partner.update(row.partner_process_id, { status: 'confirmed' });
+    partner.update(row.partner_process_id!, { status: 'confirmed' });
     expect(await pollOrderStatus(db(), 'acme', order.id, deps())).toMatchObject({ status: 'confirmed' });
     expect((await call('GET', `/admin/aplt/orders/${order.id}`)).body.status).toBe('pending');
 
-    partner.update(row.partner_process_id, {
+    partner.update(row.partner_process_id!, {
       status: 'shipped',
       tracking_url: 'https://track.example/PX/42',
     });
@@ -411,14 +411,14 @@ describe('partner fulfilment sync', () => {
     // A tracking link that is not http(s) never reaches the order.
     const other = await confirmedOrder();
     const otherRow = await settled(other.id);
-    partner.update(otherRow.partner_process_id, { status: 'shipped', tracking_url: 'javascript:alert(1)' });
+    partner.update(otherRow.partner_process_id!, { status: 'shipped', tracking_url: 'javascript:alert(1)' });
     await pollOrderStatus(db(), 'acme', other.id, deps());
     const shipped = (await call('GET', `/admin/aplt/orders/${other.id}`)).body;
     expect(shipped).toMatchObject({ status: 'shipped', tracking_url: null });
   });
 
   it('sends an order the customer accepted in the shop, and shows the customer its tracking link', async () => {
-    const dbs = { commerce: fleet.tenantDbs.get('acme')!.commerce.db, aplt: db() };
+    const dbs = { commerce: tenantDbs(fleet, 'acme').commerce, aplt: db() };
     const customer = await addCustomer(dbs, 'acme', { id: 'cus_partner', email: 'koper@partner-klant.nl' });
     const q = await call('POST', '/admin/aplt/quotations', {
       customer_id: customer.apltId,
@@ -436,9 +436,9 @@ describe('partner fulfilment sync', () => {
     const orderId = Number(accepted.json().order_id);
     const row = await settled(orderId);
     expect(row.status).toBe('pushed');
-    expect(createsFor(row.idempotency_key)).toHaveLength(1);
+    expect(createsFor(row.idempotency_key!)).toHaveLength(1);
 
-    partner.update(row.partner_process_id, {
+    partner.update(row.partner_process_id!, {
       status: 'shipped',
       tracking_url: 'https://track.example/shop/7',
     });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { startDocumentsWorker } from '../src/jobs/documents.worker';
-import { adminToken, customerToken, seedCatalog, testEnv } from './fixtures';
+import { adminToken, customerToken, seedCatalog, tenantDbs, testEnv } from './fixtures';
 
 type App = Awaited<ReturnType<typeof buildApp>>;
 
@@ -36,7 +36,7 @@ describe('document rules (in-process app, real databases)', () => {
 
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'acme' }]);
-    cat = await seedCatalog(fleet.tenantDbs.get('acme')!.aplt.db);
+    cat = await seedCatalog(tenantDbs(fleet, 'acme').aplt);
     app = await buildApp(
       { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient },
       loadConfig(testEnv(fleet.env)),
@@ -121,7 +121,7 @@ describe('document rules (in-process app, real databases)', () => {
     expect((await quote('749.99')).shipping_cost).toBe('12.99');
     expect((await quote('750.00')).shipping_cost).toBe('12.99');
     expect((await quote('750.01')).shipping_cost).toBe('0.00');
-    const db = fleet.tenantDbs.get('acme')!.aplt.db;
+    const db = tenantDbs(fleet, 'acme').aplt;
     await db
       .insertInto('aplt_settings')
       .values([
@@ -180,7 +180,7 @@ describe('document rules (in-process app, real databases)', () => {
     expect((await call('POST', '/admin/aplt/payments/allocate-credit', { invoice_id: b.id })).status).toBe(
       409,
     );
-    const db = fleet.tenantDbs.get('acme')!.aplt.db;
+    const db = tenantDbs(fleet, 'acme').aplt;
     const unbalanced = await db
       .selectFrom('aplt_journal_lines')
       .select(['journal_entry_id', db.fn.sum<string>('debit').as('d'), db.fn.sum<string>('credit').as('c')])
@@ -227,7 +227,7 @@ describe('document rules (in-process app, real databases)', () => {
     expect(p.status).toBe(201);
     expect(p.body.invoice_number).toMatch(/^P-\d{4}-\d{4}$/);
     expect(p.body.journal).toBeUndefined();
-    const db = fleet.tenantDbs.get('acme')!.aplt.db;
+    const db = tenantDbs(fleet, 'acme').aplt;
     expect(
       await db
         .selectFrom('aplt_journal_entries')
@@ -326,7 +326,7 @@ describe('document rules (in-process app, real databases)', () => {
         )
       ).status,
     ).toBe(409);
-    const db = fleet.tenantDbs.get('acme')!.aplt.db;
+    const db = tenantDbs(fleet, 'acme').aplt;
     const audit = await db
       .selectFrom('aplt_audit_log')
       .select(['action', 'actor_type'])
@@ -343,7 +343,7 @@ describe('document rules (in-process app, real databases)', () => {
   });
 
   it("customer routes show and change only the caller's quotations and invoices", async () => {
-    const commerce = fleet.tenantDbs.get('acme')!.commerce.db;
+    const commerce = tenantDbs(fleet, 'acme').commerce;
     await commerce
       .insertInto('customer')
       .values([
@@ -507,7 +507,7 @@ describe('licensing and the expiry job', () => {
   });
 
   it('expires open quotations past their validity through the queue', async () => {
-    const db = fleet.tenantDbs.get('lite')!.aplt.db;
+    const db = tenantDbs(fleet, 'lite').aplt;
     await db
       .insertInto('aplt_quotation_headers')
       .values([

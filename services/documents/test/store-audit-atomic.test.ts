@@ -4,7 +4,7 @@ import { createTestFleet, type TestFleet, viaProxy } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { testEnv } from './fixtures';
+import { tenantDbs, testEnv } from './fixtures';
 
 /** A store write and its audit row commit together: when the audit cannot be written, nothing changes. */
 describe('store automation writes are audited atomically', () => {
@@ -24,7 +24,7 @@ describe('store automation writes are audited atomically', () => {
     await fleet?.cleanup();
   });
 
-  const db = () => fleet.tenantDbs.get('acme')!.aplt.db;
+  const db = () => tenantDbs(fleet, 'acme').aplt;
   const create = () =>
     app.inject({
       method: 'POST',

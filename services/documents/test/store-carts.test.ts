@@ -16,7 +16,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { customerToken, seedCatalog, testEnv } from './fixtures';
+import { customerToken, seedCatalog, tenantDbs, testEnv } from './fixtures';
 import { addCustomer, adminClient, until, useTempStores } from './store-fixtures';
 
 type Who = Awaited<ReturnType<typeof addCustomer>>;
@@ -39,7 +39,7 @@ describe('store: carts and the quotation request', () => {
   let loes: Who;
   let globexJan: Who;
   const host = 'acme.localhost';
-  const aplt = () => fleet.tenantDbs.get('acme')!.aplt.db;
+  const aplt = () => tenantDbs(fleet, 'acme').aplt;
 
   const req = (
     method: 'GET' | 'POST' | 'DELETE',
@@ -149,15 +149,15 @@ describe('store: carts and the quotation request', () => {
         retail_price_100: '3.2500',
       })
       .execute();
-    await seedCatalog(fleet.tenantDbs.get('globex')!.aplt.db);
+    await seedCatalog(tenantDbs(fleet, 'globex').aplt);
 
-    const dbs = { commerce: fleet.tenantDbs.get('acme')!.commerce.db, aplt: aplt() };
+    const dbs = { commerce: tenantDbs(fleet, 'acme').commerce, aplt: aplt() };
     jan = await addCustomer(dbs, 'acme', { id: 'cus_jan', email: 'jan@bakker.test' });
     piet = await addCustomer(dbs, 'acme', { id: 'cus_piet', email: 'piet@visser.test' });
     // A shop account without an aplt customer record: the quotation is still theirs by e-mail.
     loes = await addCustomer(dbs, 'acme', { id: 'cus_loes', email: 'loes@smit.test', aplt: false });
     globexJan = await addCustomer(
-      { commerce: fleet.tenantDbs.get('globex')!.commerce.db, aplt: fleet.tenantDbs.get('globex')!.aplt.db },
+      { commerce: tenantDbs(fleet, 'globex').commerce, aplt: tenantDbs(fleet, 'globex').aplt },
       'globex',
       { id: 'cus_jan', email: 'jan@bakker.test' },
     );
@@ -644,7 +644,7 @@ describe('store: carts and the quotation request', () => {
   });
 
   it("a signed-in customer's request makes their customer record from the shop account, once: a second request reuses it, a guest's makes none", async () => {
-    const commerce = fleet.tenantDbs.get('acme')!.commerce.db;
+    const commerce = tenantDbs(fleet, 'acme').commerce;
     await commerce
       .insertInto('customer')
       .values({
@@ -701,7 +701,7 @@ describe('store: carts and the quotation request', () => {
       .selectFrom('aplt_audit_log')
       .selectAll()
       .where('entity_type', '=', 'customer')
-      .where('entity_id', '=', record!.id)
+      .where('entity_id', '=', String(record!.id))
       .execute();
     expect(audit).toMatchObject([
       { action: 'customer.create', actor_type: 'customer', actor: 'rianne@reiziger.test' },
@@ -735,7 +735,7 @@ describe('store: carts and the quotation request', () => {
   });
 
   it('concurrent first requests of one signed-in customer make one customer record and name it in every quotation', async () => {
-    const commerce = fleet.tenantDbs.get('acme')!.commerce.db;
+    const commerce = tenantDbs(fleet, 'acme').commerce;
     await commerce
       .insertInto('customer')
       .values({

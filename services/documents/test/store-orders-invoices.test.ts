@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { addDays, today } from '../src/shared/context';
-import { customerToken, testEnv } from './fixtures';
+import { customerToken, tenantDbs, testEnv } from './fixtures';
 import { addCustomer, adminClient, invoicedOrder, useTempStores } from './store-fixtures';
 
 /** Customer orders, invoices with the persisted PDF, and quotations with their expiry, on real databases. */
@@ -35,8 +35,8 @@ describe('store: my orders, invoices and quotations', () => {
       loadConfig(testEnv(fleet.env)),
     );
     const dbs = {
-      commerce: fleet.tenantDbs.get('acme')!.commerce.db,
-      aplt: fleet.tenantDbs.get('acme')!.aplt.db,
+      commerce: tenantDbs(fleet, 'acme').commerce,
+      aplt: tenantDbs(fleet, 'acme').aplt,
     };
     jan = await addCustomer(dbs, 'acme', { id: 'cus_jan', email: 'jan@bakker.test' });
     piet = await addCustomer(dbs, 'acme', { id: 'cus_piet', email: 'piet@visser.test' });
@@ -124,7 +124,7 @@ describe('store: my orders, invoices and quotations', () => {
     });
     const o = await admin('POST', '/admin/aplt/quotations/confirm', { id: q.id });
     await sql`update aplt_order_headers set metadata = jsonb_build_object('tracking_url', 'javascript:alert(1)') where id = ${o.id}`.execute(
-      fleet.tenantDbs.get('acme')!.aplt.db,
+      tenantDbs(fleet, 'acme').aplt,
     );
     const mine = (await get('/store/aplt/orders', mailOnly.token)).json();
     expect(mine).toMatchObject({ count: 1, data: [{ id: Number(o.id), tracking_url: null }] });
@@ -163,7 +163,7 @@ describe('store: my orders, invoices and quotations', () => {
   it('serves the same PDF bytes as the admin download, whoever asks first, and persists it once', async () => {
     const a = await invoicedOrder(admin, jan.apltId!, [3]);
     const b = await invoicedOrder(admin, jan.apltId!, [4]);
-    const aplt = fleet.tenantDbs.get('acme')!.aplt.db;
+    const aplt = tenantDbs(fleet, 'acme').aplt;
 
     // Admin first, then the customer.
     const adminPdf = (await admin('GET', `/admin/aplt/invoices/pdf?id=${a.invoiceId}`)) as Buffer;
@@ -255,8 +255,8 @@ describe('store: my orders, invoices and quotations', () => {
   it("refuses another tenant's token and shows another tenant's customer only its own tenant's records", async () => {
     // Same customer id in globex: its token is signed with globex's key and means nothing on acme.
     const globexDbs = {
-      commerce: fleet.tenantDbs.get('globex')!.commerce.db,
-      aplt: fleet.tenantDbs.get('globex')!.aplt.db,
+      commerce: tenantDbs(fleet, 'globex').commerce,
+      aplt: tenantDbs(fleet, 'globex').aplt,
     };
     const twin = await addCustomer(globexDbs, 'globex', { id: 'cus_jan', email: 'jan@bakker.test' });
     expect((await get('/store/aplt/orders', twin.token)).statusCode).toBe(401);

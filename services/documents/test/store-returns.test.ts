@@ -19,7 +19,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { testEnv } from './fixtures';
+import { tenantDbs, testEnv } from './fixtures';
 import {
   addCustomer,
   adminClient,
@@ -45,7 +45,7 @@ describe('store: returns with photos', () => {
   type Who = Awaited<ReturnType<typeof addCustomer>>;
   let jan: Who;
   let piet: Who;
-  const aplt = () => fleet.tenantDbs.get('acme')!.aplt.db;
+  const aplt = () => tenantDbs(fleet, 'acme').aplt;
 
   type Part = Parameters<typeof formBody>[0][number];
   const fileReturn = (token: string, parts: Part[]) => {
@@ -92,7 +92,7 @@ describe('store: returns with photos', () => {
       }),
     );
     await auth.ready();
-    const dbs = { commerce: fleet.tenantDbs.get('acme')!.commerce.db, aplt: aplt() };
+    const dbs = { commerce: tenantDbs(fleet, 'acme').commerce, aplt: aplt() };
     jan = await addCustomer(dbs, 'acme', { id: 'cus_jan', email: 'jan@bakker.test' });
     piet = await addCustomer(dbs, 'acme', { id: 'cus_piet', email: 'piet@visser.test' });
     const brand = await aplt()

@@ -4,7 +4,7 @@ import { createTestFleet, startTestProxy, type TestFleet, type TestProxy, testSe
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { adminToken, seedCatalog, testEnv } from './fixtures';
+import { adminToken, seedCatalog, tenantDbs, testEnv } from './fixtures';
 
 describe('subscriptions through the proxy', () => {
   let fleet: TestFleet;
@@ -23,7 +23,7 @@ describe('subscriptions through the proxy', () => {
 
   beforeAll(async () => {
     fleet = await createTestFleet([{ id: 'acme' }]);
-    cat = await seedCatalog(fleet.tenantDbs.get('acme')!.aplt.db);
+    cat = await seedCatalog(tenantDbs(fleet, 'acme').aplt);
     const deps = { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient };
     proxy = await startTestProxy({
       access: await createAccessAppForTest(fleet.registry, { ...testSecrets() }),

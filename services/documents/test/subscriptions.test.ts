@@ -8,7 +8,7 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { startDocumentsWorker } from '../src/jobs/documents.worker';
 import { periodContaining, runBilling } from '../src/subscriptions/billing.service';
-import { adminToken, seedCatalog, testEnv } from './fixtures';
+import { adminToken, seedCatalog, tenantDbs, testEnv } from './fixtures';
 
 type App = Awaited<ReturnType<typeof buildApp>>;
 
@@ -45,7 +45,7 @@ describe('subscriptions and their billing (real PostgreSQL and Redis)', () => {
   let app: App;
   let token: string;
   let cat: Awaited<ReturnType<typeof seedCatalog>>;
-  const db = () => fleet.tenantDbs.get('acme')!.aplt.db;
+  const db = () => tenantDbs(fleet, 'acme').aplt;
 
   const call = async (method: string, url: string, payload?: unknown, host = 'acme.localhost') => {
     const res = await app.inject({

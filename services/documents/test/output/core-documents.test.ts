@@ -6,7 +6,7 @@ import { createTestFleet, type TestFleet, viaProxy } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { adminToken, seedCatalog, testEnv } from '../fixtures';
+import { adminToken, seedCatalog, tenantDbs, testEnv } from '../fixtures';
 import { COMPANY } from './document-fixtures';
 import { pdfText } from './poppler';
 import { compiledSchematron, describeErrors, validateEinvoice } from './einvoice-validation';
@@ -34,7 +34,7 @@ describe('output of documents created by the documents core', () => {
     // The first run on a machine compiles the Schematron (cached after, see einvoice-validation).
     await Promise.all([compiledSchematron('cen'), compiledSchematron('peppol')]);
     fleet = await createTestFleet([{ id: 'acme' }]);
-    const db = fleet.tenantDbs.get('acme')!.aplt.db;
+    const db = tenantDbs(fleet, 'acme').aplt;
     const cat = await seedCatalog(db);
     // NL-R-004: a Dutch customer's e-invoice needs its street, postal code and city.
     await db

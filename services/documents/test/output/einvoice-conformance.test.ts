@@ -2,14 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allFeaturesClient } from '@aplt/licensing';
-import { createTestFleet, type TestFleet, type TestPgDatabase, viaProxy } from '@aplt/testing';
+import type { ApltDatabase, Kysely } from '@aplt/db';
+import { createTestFleet, type TestFleet, viaProxy } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { loadPrintableDocument } from '../../src/output/document.service';
 import { ImageEmbedder } from '../../src/output/image-embed';
 import { buildUbl } from '../../src/output/ubl.service';
-import { adminToken, seedCatalog, testEnv } from '../fixtures';
+import { adminToken, seedCatalog, tenantDbs, testEnv } from '../fixtures';
 import { COMPANY } from './document-fixtures';
 import { compiledSchematron, describeErrors, validateEinvoice, validateXsd } from './einvoice-validation';
 import { UblDoc } from './ubl-check';
@@ -23,7 +24,7 @@ describe('e-invoices pass UBL 2.1 XSD, EN 16931 and Peppol BIS 3.0', () => {
   let fleet: TestFleet;
   let app: Awaited<ReturnType<typeof buildApp>>;
   let token: string;
-  let db: TestPgDatabase['db'];
+  let db: Kysely<ApltDatabase>;
   const storeDir = mkdtempSync(join(tmpdir(), 'aplt-docstore-einvoice-'));
   /** Invoice and credit-note ids by scenario. */
   const invoices: Record<string, number> = {};
@@ -54,7 +55,7 @@ describe('e-invoices pass UBL 2.1 XSD, EN 16931 and Peppol BIS 3.0', () => {
     // The first run on a machine compiles the Schematron (about a minute each, cached after).
     await Promise.all([compiledSchematron('cen'), compiledSchematron('peppol')]);
     fleet = await createTestFleet([{ id: 'acme' }]);
-    db = fleet.tenantDbs.get('acme')!.aplt.db;
+    db = tenantDbs(fleet, 'acme').aplt;
     const cat = await seedCatalog(db);
     const brand = await db
       .insertInto('aplt_brands')

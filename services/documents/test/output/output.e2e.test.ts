@@ -11,6 +11,7 @@ import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
+import { tenantDbs } from '../fixtures';
 import { COMPANY, type DocumentFixture, insertDocumentFixture } from './document-fixtures';
 import { makePng } from './png';
 import { pdfImageCount, pdfInfo, pdfText, renderFirstPage } from './poppler';
@@ -52,7 +53,7 @@ describe('document output through the proxy (PDF, .eml, UBL)', () => {
     const imageBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
 
     fleet = await createTestFleet([{ id: 'acme' }]);
-    fx = await insertDocumentFixture(fleet.tenantDbs.get('acme')!.aplt.db, imageBase);
+    fx = await insertDocumentFixture(tenantDbs(fleet, 'acme').aplt, imageBase);
 
     storeDir = mkdtempSync(join(tmpdir(), 'aplt-docstore-'));
     process.env.DOCUMENT_STORE_DIR = storeDir;
@@ -162,14 +163,14 @@ describe('document output through the proxy (PDF, .eml, UBL)', () => {
     expect(text).toContain('BTW 9% over € 240,00 € 21,60');
     expect(text).toContain('Totaal € 618,55');
 
-    const db = fleet.tenantDbs.get('acme')!.aplt.db;
+    const db = tenantDbs(fleet, 'acme').aplt;
     const row = await db
       .selectFrom('aplt_invoice_headers')
       .select(['pdf_path', 'pdf_sha256', 'pdf_generated_at'])
       .where('id', '=', fx.invoiceId)
       .executeTakeFirstOrThrow();
     expect(row.pdf_path).toMatch(/^acme\/invoices\/F-2026-0001-[0-9a-f]{12}\.pdf$/);
-    expect(readFileSync(join(storeDir, row.pdf_path)).equals(first.res.body)).toBe(true);
+    expect(readFileSync(join(storeDir, row.pdf_path!)).equals(first.res.body)).toBe(true);
 
     // The company renames itself: a sent invoice must not change, a quotation shows the new name.
     await db
@@ -229,14 +230,14 @@ describe('document output through the proxy (PDF, .eml, UBL)', () => {
   });
 
   it('a stored invoice PDF whose file was lost is rendered and stored again', async () => {
-    const db = fleet.tenantDbs.get('acme')!.aplt.db;
+    const db = tenantDbs(fleet, 'acme').aplt;
     await get(`/admin/aplt/invoices/pdf?id=${fx.reverseChargeInvoiceId}`);
     const before = await db
       .selectFrom('aplt_invoice_headers')
       .select('pdf_path')
       .where('id', '=', fx.reverseChargeInvoiceId)
       .executeTakeFirstOrThrow();
-    rmSync(join(storeDir, before.pdf_path));
+    rmSync(join(storeDir, before.pdf_path!));
     const again = await get(`/admin/aplt/invoices/pdf?id=${fx.reverseChargeInvoiceId}`);
     expect(again.status).toBe(200);
     expect(pdfText(again.body)).toContain('F-2026-0002');
@@ -245,7 +246,7 @@ describe('document output through the proxy (PDF, .eml, UBL)', () => {
       .select(['pdf_path', 'pdf_sha256'])
       .where('id', '=', fx.reverseChargeInvoiceId)
       .executeTakeFirstOrThrow();
-    expect(readFileSync(join(storeDir, after.pdf_path)).equals(again.body)).toBe(true);
+    expect(readFileSync(join(storeDir, after.pdf_path!)).equals(again.body)).toBe(true);
   });
 
   it('reverse-charge invoice says "BTW verlegd" with the customer VAT number and no Dutch VAT', async () => {
