@@ -42,9 +42,13 @@ try {
   console.log(`GET /api/license/acme (200, full body)   ${fmt(fullMs)}`);
   console.log(`GET /api/license/acme (304, If-None-Match) ${fmt(condMs)}`);
 
+  // A CSRF pair as a browser gets it: the secret in the cookie, a token made from it for the header.
+  const csrfRes = await fetch(`${fx.url}/api/auth/csrf`);
+  const csrfCookie = csrfRes.headers.getSetCookie()[0]!.split(';')[0]!;
+  const csrfToken = ((await csrfRes.json()) as { csrf_token: string }).csrf_token;
   const headers = {
-    cookie: `aplt_session=${fx.session}; aplt_csrf=bench-csrf-token-123456`,
-    'x-csrf-token': 'bench-csrf-token-123456',
+    cookie: `aplt_session=${fx.session}; ${csrfCookie}`,
+    'x-csrf-token': csrfToken,
     'content-type': 'application/json',
   };
   const put = async (enabled: boolean) => {

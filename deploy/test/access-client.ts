@@ -33,6 +33,7 @@ export function solveCaptcha(c: { challenge: string; salt: string; maxnumber: nu
  */
 export class AccessClient {
   readonly jar: Record<string, string> = {};
+  csrfToken: string | undefined;
 
   constructor(
     private readonly fx: FleetFixture,
@@ -47,7 +48,7 @@ export class AccessClient {
       headers: {
         accept: 'application/json',
         ...(Object.keys(this.jar).length ? { cookie: cookieHeader(this.jar) } : {}),
-        ...(this.jar.aplt_csrf ? { 'x-csrf-token': this.jar.aplt_csrf } : {}),
+        ...(this.csrfToken ? { 'x-csrf-token': this.csrfToken } : {}),
         ...headers,
       },
     });
@@ -68,7 +69,8 @@ export class AccessClient {
 
   /** Starts a login: CSRF cookie, CAPTCHA, e-mail and password. */
   async start(email: string, password: string): Promise<HttpResponse> {
-    if (!this.jar.aplt_csrf) await this.request('GET', '/api/auth/csrf');
+    // The cookie holds the CSRF secret (HttpOnly); the token for the header comes from the API.
+    if (!this.csrfToken) this.csrfToken = (await this.request('GET', '/api/auth/csrf')).json().csrf_token;
     return this.request('POST', '/api/auth/login', { email, password, captcha: await this.captcha() });
   }
 

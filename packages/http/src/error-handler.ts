@@ -44,6 +44,11 @@ export const errorHandlerPlugin = fp(
           request_id: request.id,
         });
       }
+      // @fastify/csrf-protection's refusals (missing secret cookie, wrong or missing token).
+      if (err.code?.startsWith('FST_CSRF_'))
+        return reply
+          .status(403)
+          .send({ type: 'not_allowed', message: 'Missing or wrong CSRF token', csrf: true });
       const status = err.statusCode ?? 500;
       if (status < 500) {
         if (status === 429) {

@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { authRoutes } from './auth/auth.routes';
 import { totpRoutes } from './auth/totp.routes';
 import { usersRoutes } from './auth/users.routes';
-import { csrfCheck, rejectBadCookies, sessionIdentity } from './auth/guards';
+import { registerCsrf, rejectBadCookies, sessionIdentity } from './auth/guards';
 import { type OtpChannel, otpChannelFromConfig } from './auth/otp-channel';
 import type { Config } from './config';
 import { ForwardAssertions } from './forward-auth/assertions';
@@ -56,7 +56,7 @@ export async function buildApp(deps: Deps, config: Config) {
   app.addReadinessCheck('access-db', () => pingPg(deps.db));
   app.decorateRequest('identity', null);
   app.addHook('preValidation', rejectBadCookies);
-  app.addHook('preHandler', csrfCheck);
+  app.addHook('preHandler', await registerCsrf(app));
 
   const whitelist = new Whitelist(
     deps.db,

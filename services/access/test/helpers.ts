@@ -24,10 +24,11 @@ export const cookieHeader = (cookies: Record<string, string>) =>
     .map(([k, v]) => `${k}=${v}`)
     .join('; ');
 
+/** A CSRF token and the cookie holding its secret, as a browser gets them from GET /api/auth/csrf. */
 export async function csrfSession(send: Send) {
   const res = await send('/api/auth/csrf');
   const token = res.json().csrf_token as string;
-  return { token, cookie: `aplt_csrf=${token}` };
+  return { token, cookie: `aplt_csrf=${cookiesOf(res).aplt_csrf}` };
 }
 
 export async function solvedCaptcha(send: Send) {

@@ -7,7 +7,7 @@ import { insertSession } from '../src/auth/session.repository';
 import { newToken, tokenHash } from '../src/auth/tokens';
 import { seedTenantLicenses } from '../src/licensing/license.service';
 import { createAccessAppForTest } from './access-app';
-import { injectSend, type Send } from './helpers';
+import { csrfSession, injectSend, type Send } from './helpers';
 
 describe('license API', () => {
   let fleet: TestFleet;
@@ -16,7 +16,8 @@ describe('license API', () => {
   let app: Awaited<ReturnType<typeof createAccessAppForTest>>;
   let send: Send;
   const messages: string[] = [];
-  const csrf = 'csrf-token-for-the-license-tests';
+  // A real CSRF pair from GET /api/auth/csrf (set in beforeAll).
+  let csrf = { token: '', cookie: '' };
   const auth: Record<string, Record<string, string>> = {};
   // What the backends' license clients send.
   const svc = { authorization: `Bearer ${testSecrets().SERVICE_TOKEN}` };
@@ -34,7 +35,7 @@ describe('license API', () => {
       userAgent: 'test',
       hours: 1,
     });
-    return { cookie: `aplt_session=${token}; aplt_csrf=${csrf}`, 'x-csrf-token': csrf };
+    return { cookie: `aplt_session=${token}; ${csrf.cookie}`, 'x-csrf-token': csrf.token };
   }
 
   beforeAll(async () => {
@@ -49,6 +50,7 @@ describe('license API', () => {
       { redis: redis.redis },
     );
     send = injectSend(app);
+    csrf = await csrfSession(send);
     await seedTenantLicenses(
       app.accessDb!,
       ['acme', 'globex'],
@@ -176,7 +178,7 @@ describe('license API', () => {
   it('needs a session to write and the license-admin role (403 otherwise)', async () => {
     const anon = await send('/api/license/acme', {
       method: 'PUT',
-      headers: { cookie: `aplt_csrf=${csrf}`, 'x-csrf-token': csrf },
+      headers: { cookie: csrf.cookie, 'x-csrf-token': csrf.token },
       body: { feature: 'crm', enabled: true },
     });
     expect(anon.status).toBe(401);

@@ -10,6 +10,7 @@ import { insertSession } from '../src/auth/session.repository';
 import { newToken, tokenHash } from '../src/auth/tokens';
 import { seedTenantLicenses } from '../src/licensing/license.service';
 import { createAccessAppForTest } from './access-app';
+import { csrfSession, injectSend } from './helpers';
 
 const quiet = { info: () => {}, warn: () => {} };
 const serviceToken = testSecrets().SERVICE_TOKEN;
@@ -76,9 +77,10 @@ describe('license client against the real license API', () => {
       userAgent: 't',
       hours: 1,
     });
+    const csrf = await csrfSession(injectSend(app));
     headers = {
-      cookie: `aplt_session=${token}; aplt_csrf=c123456789012345678901`,
-      'x-csrf-token': 'c123456789012345678901',
+      cookie: `aplt_session=${token}; ${csrf.cookie}`,
+      'x-csrf-token': csrf.token,
       'content-type': 'application/json',
     };
     await app.listen({ port: 0, host: '127.0.0.1' });

@@ -89,6 +89,41 @@ describe('login, password policy, brute force, CSRF and sessions', () => {
     expect(res.json()).toMatchObject({ type: 'not_allowed', csrf: true });
   });
 
+  it("checks CSRF with @fastify/csrf-protection: a token made from this browser's HttpOnly secret", async () => {
+    const first = await send('/api/auth/csrf');
+    const setCookie = String(first.headers['set-cookie']);
+    expect(setCookie).toMatch(/^aplt_csrf=[^;]+; Path=\/; HttpOnly; SameSite=Strict$/);
+    const mine = await csrfSession(send);
+    const theirs = await csrfSession(send);
+    const attempt = (headers: Record<string, string>) =>
+      send('/api/auth/logout', { method: 'POST', headers });
+    // The secret itself is no token (the old double-submit form), nor is another browser's token.
+    const secret = mine.cookie.split('=')[1]!;
+    for (const headers of <Record<string, string>[]>[
+      { cookie: mine.cookie, 'x-csrf-token': secret },
+      { cookie: mine.cookie, 'x-csrf-token': theirs.token },
+      { cookie: mine.cookie },
+      { 'x-csrf-token': mine.token },
+      { cookie: mine.cookie, 'x-csrf-token': `${mine.token}x` },
+    ]) {
+      const res = await attempt(headers);
+      expect(res.status).toBe(403);
+      expect(res.json()).toEqual({ type: 'not_allowed', message: 'Missing or wrong CSRF token', csrf: true });
+    }
+    // The token travels in the header only: a form field is not read.
+    const field = await send('/api/auth/logout', {
+      method: 'POST',
+      headers: { cookie: mine.cookie },
+      body: { _csrf: mine.token },
+    });
+    expect(field.status).toBe(403);
+    expect((await attempt({ cookie: mine.cookie, 'x-csrf-token': mine.token })).status).toBe(200);
+    // A second token from the same secret works as well (tokens are salted, the secret is one).
+    const again = (await send('/api/auth/csrf', { headers: { cookie: mine.cookie } })).json().csrf_token;
+    expect(again).not.toBe(mine.token);
+    expect((await attempt({ cookie: mine.cookie, 'x-csrf-token': again })).status).toBe(200);
+  });
+
   it('rejects a CAPTCHA solution used twice (replay) and a forged one', async () => {
     const csrf = await csrfSession(send);
     const captcha = await solvedCaptcha(send);

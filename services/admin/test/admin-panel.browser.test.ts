@@ -387,11 +387,15 @@ describe('the admin panel in Chromium through the real proxy', () => {
       () => document.querySelector<HTMLElement>('[data-testid="shell"]')?.dataset.featureStream === 'open',
     );
     const cookies = Object.fromEntries((await ui.cookies()).map((c) => [c.name, c.value]));
+    // The licenses page's own CSRF token (its cookie holds only the secret).
+    const token = await ui.evaluate(
+      async () => (await (await fetch('/api/auth/csrf')).json()).csrf_token as string,
+    );
     const on = await proxy.request('access.localhost', '/api/license/acme', {
       method: 'PUT',
       headers: {
         cookie: `aplt_session=${cookies.aplt_session}; aplt_csrf=${cookies.aplt_csrf}`,
-        'x-csrf-token': cookies.aplt_csrf!,
+        'x-csrf-token': token,
       },
       body: { feature: 'quotations', enabled: true, reason: 'admin panel test' },
     });

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import csrfProtection from '@fastify/csrf-protection';
 import { normaliseHost } from '@aplt/db';
 import { badRequest, badStringPath, bearerToken, forbidden, safeEqual, unauthorized } from '@aplt/http';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IdentityCache } from '../forward-auth/identity-cache';
 import type { Identity } from './session.repository';
 import { CSRF_COOKIE, DEVICE_COOKIE, SESSION_COOKIE } from './tokens';
@@ -59,18 +59,32 @@ export function requireRole(role: string) {
   };
 }
 
+/** Where the CSRF token travels: only this header (never a form field or the query string). */
+const csrfToken = (request: FastifyRequest) => {
+  const token = request.headers['x-csrf-token'];
+  return typeof token === 'string' ? token : undefined;
+};
+
 /**
- * Double-submit CSRF check on every state-changing request: the x-csrf-token header must equal
- * the SameSite=Strict csrf cookie, which a page of another origin can neither read nor set.
- * A callback hook, not an async one: it runs on every request, forward auth's included.
+ * CSRF protection by `@fastify/csrf-protection`: the secret lives in the SameSite=Strict,
+ * HttpOnly `aplt_csrf` cookie, and every state-changing request carries a token made from it in
+ * the x-csrf-token header, which a page of another origin can neither read nor make. The page's
+ * own script gets its token from the page or from GET /api/auth/csrf.
  */
-export function csrfCheck(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) {
-  if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return done();
-  const cookie = request.cookies[CSRF_COOKIE];
-  const header = request.headers['x-csrf-token'];
-  if (!cookie || typeof header !== 'string' || !safeEqual(header, cookie))
-    return done(forbidden('Missing or wrong CSRF token', { csrf: true }));
-  done();
+export async function registerCsrf(app: FastifyInstance) {
+  await app.register(csrfProtection, {
+    cookieKey: CSRF_COOKIE,
+    cookieOpts: { path: '/', sameSite: 'strict', httpOnly: true },
+    getToken: csrfToken,
+    logLevel: 'debug',
+  });
+  const protect = app.csrfProtection.bind(app);
+  // A callback hook, not an async one: it runs on every request, forward auth's included. A
+  // refusal is sent by the library (403, FST_CSRF_*) and shaped by the shared error handler.
+  return function csrfCheck(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return done();
+    protect(request, reply, done);
+  };
 }
 
 const ownCookies = [SESSION_COOKIE, DEVICE_COOKIE, CSRF_COOKIE] as const;
@@ -97,16 +111,7 @@ export function isHttps(request: FastifyRequest): boolean {
   return request.protocol === 'https';
 }
 
-/** Hands out the CSRF token (and sets its cookie when there is none yet). */
+/** A CSRF token for the page or client (its secret cookie is set when there is none yet). */
 export function ensureCsrfToken(request: FastifyRequest, reply: FastifyReply): string {
-  const existing = request.cookies[CSRF_COOKIE];
-  if (existing && /^[A-Za-z0-9_-]{20,}$/.test(existing)) return existing;
-  const token = randomBytes(24).toString('base64url');
-  void reply.setCookie(CSRF_COOKIE, token, {
-    path: '/',
-    sameSite: 'strict',
-    secure: isHttps(request),
-    httpOnly: false,
-  });
-  return token;
+  return reply.generateCsrf({ secure: isHttps(request) });
 }
