@@ -4,7 +4,6 @@ import { containsPattern } from '../shared/paging';
 
 type Invoices = ApltDatabase['aplt_invoice_headers'];
 export type InvoiceHeader = Selectable<Invoices>;
-export type InvoiceLine = Selectable<ApltDatabase['aplt_invoice_lines']>;
 
 export async function insertInvoiceHeader(db: Kysely<ApltDatabase>, values: Insertable<Invoices>) {
   return db.insertInto('aplt_invoice_headers').values(values).returningAll().executeTakeFirstOrThrow();
