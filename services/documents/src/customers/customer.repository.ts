@@ -156,7 +156,7 @@ export async function deleteCustomer(db: Kysely<ApltDatabase>, id: number) {
  */
 export async function nextCustomerNumber(db: Kysely<ApltDatabase>): Promise<string> {
   await sql`SELECT pg_advisory_xact_lock(hashtext('aplt_customers.customer_number'))`.execute(db);
-  const r = await sql<{ n: string }>`
+  const r = await sql<{ n: number }>`
     SELECT coalesce(max(substring(customer_number FROM 2)::bigint), 0) + 1 AS n
       FROM aplt_customers WHERE customer_number ~ '^K[0-9]{1,15}$'`.execute(db);
   return `K${String(r.rows[0]!.n).padStart(4, '0')}`;
