@@ -269,8 +269,19 @@ describe('the trust boundary, tried as an attacker through the proxy', () => {
       ['access.localhost', 'GET', '/api/license/%00'],
       ['portal.localhost', 'POST', '/api/auth/login', { email: '\u0000' }],
     ];
+    // The portal checks its CSRF token first: with a real one, the body itself must be refused.
+    const portalCsrf = await fx.via('portal.localhost', '/api/csrf');
+    const portalHeaders = {
+      'x-csrf-token': portalCsrf.json().csrf_token as string,
+      cookie: String(portalCsrf.headers['set-cookie']).split(';')[0]!,
+    };
     for (const [host, method, path, body] of cases) {
-      const res = await fx.via(host, path, { method, headers, ...(body === undefined ? {} : { body }) });
+      const res = await fx.via(host, path, {
+        method,
+        headers: host === 'portal.localhost' ? portalHeaders : headers,
+        ...(body === undefined ? {} : { body }),
+      });
+      if (host === 'portal.localhost') expect(res.json().type).toBe('invalid_data');
       expect(res.status, `${method} ${host}${path}: ${res.text()}`).toBeGreaterThanOrEqual(400);
       expect(res.status, `${method} ${host}${path}: ${res.text()}`).toBeLessThan(500);
       expect(typeof res.json().type, `${host}${path}`).toBe('string');

@@ -50,3 +50,4 @@ export { checkFeatureDeclaration, featureTag, needsFeatureDeclaration } from './
 export { badStringPath } from './string-input';
 export { drainRequest, payloadTooLarge } from './body-drain';
 export { escapeHtml, scriptJson } from './html';
+export { csrfGuard, issueCsrfToken, type CsrfCheck } from './csrf';

@@ -1,11 +1,12 @@
 import { type TenantRegistry } from '@aplt/db';
 import type { AccessDb } from './db';
-import { type App, AssertionSigner, createApp, OPERATOR_ROLE, pingPg } from '@aplt/http';
+import { type App, AssertionSigner, createApp, csrfGuard, OPERATOR_ROLE, pingPg } from '@aplt/http';
 import type { Redis } from 'ioredis';
 import { authRoutes } from './auth/auth.routes';
 import { totpRoutes } from './auth/totp.routes';
 import { usersRoutes } from './auth/users.routes';
-import { registerCsrf, rejectBadCookies, sessionIdentity } from './auth/guards';
+import { rejectBadCookies, sessionIdentity } from './auth/guards';
+import { CSRF_COOKIE } from './auth/tokens';
 import { type OtpChannel, otpChannelFromConfig } from './auth/otp-channel';
 import type { Config } from './config';
 import { ForwardAssertions } from './forward-auth/assertions';
@@ -56,7 +57,8 @@ export async function buildApp(deps: Deps, config: Config) {
   app.addReadinessCheck('access-db', () => pingPg(deps.db));
   app.decorateRequest('identity', null);
   app.addHook('preValidation', rejectBadCookies);
-  app.addHook('preHandler', await registerCsrf(app));
+  // Every state-changing request of a signed-in browser carries the CSRF token (@aplt/http).
+  app.addHook('preHandler', await csrfGuard(app, { cookie: CSRF_COOKIE }));
 
   const whitelist = new Whitelist(
     deps.db,

@@ -1,11 +1,11 @@
 import type { PortalDb } from './db';
 import { sql } from '@aplt/db';
-import { createApp } from '@aplt/http';
+import { createApp, issueCsrfToken } from '@aplt/http';
 import bcrypt from 'bcrypt';
 import { authRoutes } from './auth/auth.routes';
 import { type OtpChannel, otpChannelFromConfig } from './auth/otp-channel';
 import type { Config } from './config';
-import { csrfPlugin } from './csrf';
+import { registerCsrf } from './csrf';
 import { portalPage } from './portal-page';
 import { DevProjectsClient } from './tickets/devprojects.client';
 import { ticketRoutes } from './tickets/ticket.routes';
@@ -29,7 +29,7 @@ export async function buildApp(deps: Deps, config: Config) {
   app.addReadinessCheck('portal-db', async () => {
     await sql`select 1`.execute(deps.db);
   });
-  await app.register(csrfPlugin);
+  await registerCsrf(app);
   const ownOtp = deps.otp ? null : otpChannelFromConfig(config, app.log);
   const otp = deps.otp ?? ownOtp!;
   if (ownOtp) app.addHook('onClose', async () => ownOtp.close());
@@ -40,11 +40,17 @@ export async function buildApp(deps: Deps, config: Config) {
     devprojects: new DevProjectsClient(config.DEVPROJECTS_URL, config.SERVICE_TOKEN),
     portalPublicUrl: config.PORTAL_PUBLIC_URL,
   });
-  app.get('/', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(portalPage()),
-  );
-  app.get('/support', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(portalPage()),
-  );
+  // A token for API clients; the page carries its own.
+  app.get('/api/csrf', async (request, reply) => {
+    void reply.header('cache-control', 'no-store');
+    return { csrf_token: issueCsrfToken(request, reply) };
+  });
+  for (const path of ['/', '/support'])
+    app.get(path, { schema: { hide: true } }, async (request, reply) =>
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(portalPage({ csrf: issueCsrfToken(request, reply) })),
+    );
   return app;
 }

@@ -1,6 +1,8 @@
-import { forbidden, HttpError } from '@aplt/http';
+import { csrfGuard, forbidden, HttpError } from '@aplt/http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
+
+/** The cookie holding the portal's CSRF secret (HttpOnly, SameSite=Strict). */
+export const CSRF_COOKIE = 'portal_csrf';
 
 const unsafe = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -22,24 +24,23 @@ function originHost(origin: string): string | undefined {
 }
 
 /**
- * CSRF defence of the cookie-authenticated JSON API, on top of the SameSite=Lax cookie: a state
- * change must be sent as application/json (which a cross-site form cannot send without a CORS
- * preflight this service never grants), and a browser's Origin, when present, must be this host.
- * There is no CSRF token to compare: the content type and the Origin are the proof, and neither
- * is a secret (a non-ASCII or malformed Origin is simply not this host: 403).
+ * CSRF defence of the cookie-authenticated JSON API, in three layers before any body is read:
+ * a state change must be sent as application/json (a cross-site form cannot send it without a
+ * CORS preflight this service never grants); a browser's Origin, when present, must be this host
+ * (a non-ASCII or malformed Origin is simply not this host: 403); and it must carry the token of
+ * `@fastify/csrf-protection` (@aplt/http's csrfGuard), which the page embeds and API clients get
+ * from GET /api/csrf.
  */
-export const csrfPlugin = fp(
-  async (app: FastifyInstance) => {
-    app.addHook('onRequest', async (request) => {
-      if (!unsafe.has(request.method) || !isApiRoute(request)) return;
-      const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-      if (type !== 'application/json')
-        throw new HttpError(415, 'unsupported_media_type', 'Send the request body as application/json');
-      const origin = request.headers.origin;
-      if (origin === undefined) return;
-      if (origin === 'null' || originHost(origin) !== request.host)
-        throw forbidden('Cross-origin request refused', { origin });
-    });
-  },
-  { name: 'portal-csrf' },
-);
+export async function registerCsrf(app: FastifyInstance): Promise<void> {
+  const tokenCheck = await csrfGuard(app, { cookie: CSRF_COOKIE, appliesTo: isApiRoute });
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!unsafe.has(request.method) || !isApiRoute(request)) return done();
+    const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (type !== 'application/json')
+      return done(new HttpError(415, 'unsupported_media_type', 'Send the request body as application/json'));
+    const origin = request.headers.origin;
+    if (origin !== undefined && (origin === 'null' || originHost(origin) !== request.host))
+      return done(forbidden('Cross-origin request refused', { origin }));
+    tokenCheck(request, reply, done);
+  });
+}

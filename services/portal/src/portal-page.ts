@@ -1,8 +1,10 @@
+import { scriptJson } from '@aplt/http';
+
 /**
  * A minimal page for people: log in, enter the e-mailed code, see and open tickets. It uses the
- * same JSON API as any client (fetch with application/json, same-origin cookie).
+ * same JSON API as any client (fetch with application/json, same-origin cookie, the CSRF token).
  */
-export function portalPage(): string {
+export function portalPage(opts: { csrf: string }): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Customer portal</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -22,7 +24,8 @@ form{display:grid;gap:.5rem;margin:1rem 0}input,textarea,select,button{font:inhe
 <button>Open ticket</button></form></section>
 <script>
 const $=(s)=>document.querySelector(s);
-const api=(m,p,b)=>fetch(p,{method:m,headers:b?{'content-type':'application/json'}:{},body:b?JSON.stringify(b):undefined,credentials:'same-origin'}).then(async r=>({status:r.status,body:await r.json().catch(()=>({}))}));
+const csrf=${scriptJson(opts.csrf)};
+const api=(m,p,b)=>fetch(p,{method:m,headers:b?{'content-type':'application/json','x-csrf-token':csrf}:{},body:b?JSON.stringify(b):undefined,credentials:'same-origin'}).then(async r=>({status:r.status,body:await r.json().catch(()=>({}))}));
 const show=(id)=>{for(const x of ['login','code','app'])$('#'+x).classList.toggle('hidden',x!==id)};
 async function refresh(){const c=await api('GET','/api/auth/check');
 if(!c.body.authenticated){show(c.body.session_active?'code':'login');return}

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { logOtpChannel } from '@aplt/mail';
 import { loadConfig } from '../src/config';
+import { type CsrfPair, csrfPair, withCsrf } from './helpers';
 
 interface Answer {
   status: number;
@@ -23,7 +24,7 @@ function stream(
   port: number,
   path: string,
   body: Buffer,
-  opts: { chunked?: boolean; agent?: Agent; type?: string } = {},
+  opts: { chunked?: boolean; agent?: Agent; type?: string; csrf?: CsrfPair } = {},
 ) {
   return new Promise<Answer>((resolve, reject) => {
     const req: ClientRequest = request(
@@ -36,6 +37,7 @@ function stream(
         headers: {
           host: 'portal.localhost',
           'content-type': opts.type ?? 'application/json',
+          ...(opts.csrf ? withCsrf(opts.csrf) : {}),
           ...(opts.chunked ? {} : { 'content-length': String(body.length) }),
         },
       },
@@ -72,6 +74,7 @@ describe('portal: oversized bodies answer 413 from the service, directly and thr
   let proxy: TestProxy;
   let direct: number;
   let otp: ReturnType<typeof logOtpChannel>;
+  let csrf: CsrfPair;
   // Over the portal's 1 MiB, under the proxy's own limit for the portal host.
   const big = Buffer.from(JSON.stringify({ email: 'a@client.test', password: 'x'.repeat(1_500_000) }));
 
@@ -85,6 +88,7 @@ describe('portal: oversized bodies answer 413 from the service, directly and thr
     });
     otp = logOtpChannel({ warn: () => {} }, 'portal verification code');
     const app = await buildApp({ db: mysql.db, otp }, config);
+    csrf = await csrfPair(app);
     proxy = await startTestProxy({ portal: app });
     direct = proxy.ports.portal!;
   });
@@ -98,12 +102,12 @@ describe('portal: oversized bodies answer 413 from the service, directly and thr
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       for (const chunked of [false, true]) {
-        const res = await stream(direct, '/api/auth/login', big, { chunked, agent });
+        const res = await stream(direct, '/api/auth/login', big, { chunked, agent, csrf });
         expect(res.status, `chunked: ${chunked}`).toBe(413);
         expect(res.json).toMatchObject({ type: 'payload_too_large' });
         expect(res.headers.connection).not.toBe('close');
       }
-      const next = await stream(direct, '/api/auth/logout', Buffer.from('{}'), { agent });
+      const next = await stream(direct, '/api/auth/logout', Buffer.from('{}'), { agent, csrf });
       expect(next.status).toBe(200);
       expect(next.reusedSocket).toBe(true);
     } finally {
@@ -114,7 +118,7 @@ describe('portal: oversized bodies answer 413 from the service, directly and thr
   it('answers 413 through the proxy, never 502', async () => {
     for (let i = 0; i < 3; i++)
       for (const chunked of [false, true]) {
-        const res = await stream(proxy.port, '/api/auth/login', big, { chunked });
+        const res = await stream(proxy.port, '/api/auth/login', big, { chunked, csrf });
         expect(res.status, `attempt ${i}, chunked: ${chunked}`).toBe(413);
         expect(res.json).toMatchObject({ type: 'payload_too_large' });
       }

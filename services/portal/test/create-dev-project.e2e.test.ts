@@ -28,7 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp as buildPortal } from '../src/app';
 import { otpChannelFromConfig } from '../src/auth/otp-channel';
 import { loadConfig as portalConfig } from '../src/config';
-import { addUser, mailedCode, PASSWORD, sessionCookie } from './helpers';
+import { addUser, type CsrfPair, mailedCode, PASSWORD, sessionCookie, withCsrf } from './helpers';
 
 const exec = promisify(execFile);
 
@@ -111,12 +111,20 @@ describe('create a dev project from a portal ticket, through the proxy', () => {
     if (tmp) await rm(tmp, { recursive: true, force: true });
   });
 
-  const portal = (method: string, path: string, cookie?: string, body: object = {}) =>
-    proxy.request('portal.localhost', path, {
+  // This browser's CSRF pair, fetched through the proxy like the page's script would.
+  let csrf: CsrfPair | undefined;
+  const portal = async (method: string, path: string, cookie?: string, body: object = {}) => {
+    if (!csrf) {
+      const res = await proxy.request('portal.localhost', '/api/csrf');
+      const set = ([] as string[]).concat(res.headers['set-cookie'] as string | string[]);
+      csrf = { token: res.json().csrf_token, cookie: set[0]!.split(';')[0]! };
+    }
+    return proxy.request('portal.localhost', path, {
       method,
-      headers: cookie ? { cookie } : {},
+      headers: withCsrf(csrf, cookie ? { cookie } : {}),
       ...(method === 'GET' ? {} : { body }),
     });
+  };
 
   async function signIn(email: string): Promise<string> {
     const seen = sink.messages.length;

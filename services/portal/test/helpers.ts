@@ -35,3 +35,29 @@ export async function mailedCode(sink: SmtpSink, to: string, seen: number): Prom
   if (!match) throw new Error('no code in mail');
   return match[1] as string;
 }
+
+export interface CsrfPair {
+  token: string;
+  cookie: string;
+}
+
+/** A CSRF token and the cookie with its secret, as a client gets them from GET /api/csrf. */
+export async function csrfPair(app: {
+  inject: (o: {
+    method: 'GET';
+    url: string;
+  }) => Promise<{ json: () => { csrf_token: string }; headers: Record<string, unknown> }>;
+}): Promise<CsrfPair> {
+  const res = await app.inject({ method: 'GET', url: '/api/csrf' });
+  const all = ([] as string[]).concat(res.headers['set-cookie'] as string | string[]);
+  const cookie = all.find((c) => c.startsWith('portal_csrf='))?.split(';')[0];
+  if (!cookie) throw new Error('no CSRF cookie set');
+  return { token: res.json().csrf_token, cookie };
+}
+
+/** `headers` with the CSRF token added and its cookie beside any cookie already there. */
+export const withCsrf = (pair: CsrfPair, headers: Record<string, string> = {}) => ({
+  ...headers,
+  'x-csrf-token': pair.token,
+  cookie: [pair.cookie, headers.cookie].filter(Boolean).join('; '),
+});

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { otpChannelFromConfig } from '../src/auth/otp-channel';
 import { loadConfig } from '../src/config';
-import { addUser, mailedCode, PASSWORD, sessionCookie } from './helpers';
+import { addUser, type CsrfPair, csrfPair, mailedCode, PASSWORD, sessionCookie, withCsrf } from './helpers';
 
 describe('portal auth and support tickets', () => {
   let mysql: TestMysqlDatabase;
@@ -21,14 +21,16 @@ describe('portal auth and support tickets', () => {
   let app: Awaited<ReturnType<typeof buildApp>>;
   let otp: ReturnType<typeof otpChannelFromConfig>;
 
+  // This test client's CSRF token and secret cookie (GET /api/csrf), sent with every request.
+  let csrf: CsrfPair;
   const json = (method: 'GET' | 'POST' | 'PUT', url: string, cookie?: string, body?: unknown) =>
     app.inject({
       method,
       url,
-      headers: {
+      headers: withCsrf(csrf, {
         ...(cookie ? { cookie } : {}),
         ...(method === 'GET' ? {} : { 'content-type': 'application/json' }),
-      },
+      }),
       ...(method === 'GET' ? {} : { payload: JSON.stringify(body ?? {}) }),
     });
 
@@ -59,6 +61,7 @@ describe('portal auth and support tickets', () => {
     });
     otp = otpChannelFromConfig(config, { warn: () => {} });
     app = await buildApp({ db: mysql.db, otp }, config);
+    csrf = await csrfPair(app);
     await addUser(mysql.db, 'admin@portal.test', 'admin');
     await addUser(mysql.db, 'dev@portal.test', 'developer');
     await addUser(mysql.db, 'anna@client.test', 'client');
@@ -196,7 +199,7 @@ describe('portal auth and support tickets', () => {
       const res = await other.inject({
         method: 'POST',
         url: '/api/auth/login',
-        headers: { 'content-type': 'application/json' },
+        headers: withCsrf(await csrfPair(other), { 'content-type': 'application/json' }),
         payload: JSON.stringify({ email: 'nomail@client.test', password: PASSWORD }),
       });
       expect(res.statusCode).toBe(503);
@@ -226,10 +229,11 @@ describe('portal auth and support tickets', () => {
     const config = loadConfig({ ...env, PORTAL_OTP_WEBHOOK_URL: `${gateway.url}/otp` });
     const other = await buildApp({ db: mysql.db }, config);
     try {
+      const otherCsrf = await csrfPair(other);
       const res = await other.inject({
         method: 'POST',
         url: '/api/auth/login',
-        headers: { 'content-type': 'application/json' },
+        headers: withCsrf(otherCsrf, { 'content-type': 'application/json' }),
         payload: JSON.stringify({ email: 'bert@client.test', password: PASSWORD }),
       });
       expect(res.statusCode).toBe(200);
@@ -240,7 +244,10 @@ describe('portal auth and support tickets', () => {
       const verified = await other.inject({
         method: 'POST',
         url: '/api/auth/verify-2fa',
-        headers: { 'content-type': 'application/json', cookie: sessionCookie(res.headers['set-cookie']) },
+        headers: withCsrf(otherCsrf, {
+          'content-type': 'application/json',
+          cookie: sessionCookie(res.headers['set-cookie']),
+        }),
         payload: JSON.stringify({ code: sent.code }),
       });
       expect(verified.statusCode, verified.body).toBe(200);
@@ -270,7 +277,7 @@ describe('portal auth and support tickets', () => {
       method: 'POST',
       url: '/api/auth/login',
       remoteAddress,
-      headers: { 'content-type': 'application/json' },
+      headers: withCsrf(csrf, { 'content-type': 'application/json' }),
       payload: JSON.stringify({ email, password }),
     });
 
@@ -328,7 +335,7 @@ describe('portal auth and support tickets', () => {
     const reached = await app.inject({
       method: 'POST',
       url: '/%61pi/auth/login',
-      headers: { 'content-type': 'application/json' },
+      headers: withCsrf(csrf, { 'content-type': 'application/json' }),
       payload: JSON.stringify({ email: 'nobody@portal.test', password: 'x' }),
     });
     expect(reached.statusCode).toBe(401);
@@ -360,7 +367,7 @@ describe('portal auth and support tickets', () => {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     // Latin-1 bytes in header values, as a raw client may send them.
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { origin: 'http://p\u00f6rtal.localhost', 'x-csrf-token': '\u00e9\u00e9\u00e9' },
       { origin: 'http://portal.localhost\u00ff', 'x-csrf-token': 'x' },
       { origin: '\u00a0', 'x-csrf-token': '\u00ff'.repeat(64) },
@@ -378,7 +385,7 @@ describe('portal auth and support tickets', () => {
     const own = await httpRequest(`${base}/api/auth/logout`, {
       method: 'POST',
       host: 'portal.localhost',
-      headers: { origin: 'http://portal.localhost', 'content-type': 'application/json' },
+      headers: withCsrf(csrf, { origin: 'http://portal.localhost', 'content-type': 'application/json' }),
       body: '{}',
     });
     expect(own.status).toBe(200);
@@ -392,7 +399,7 @@ describe('portal auth and support tickets', () => {
       const res = await app.inject({
         method: 'POST',
         url: '/api/auth/login',
-        headers: { 'content-type': 'application/json' },
+        headers: withCsrf(csrf, { 'content-type': 'application/json' }),
         payload,
       });
       expect(res.statusCode, payload).toBe(400);
@@ -557,9 +564,32 @@ describe('portal auth and support tickets', () => {
     expect(after.dev_project_id).toBeNull();
   });
 
-  it('serves a login page', async () => {
+  it('serves a login page whose embedded CSRF token works with the cookie it sets', async () => {
     const page = await app.inject({ method: 'GET', url: '/' });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('/api/auth/login');
+    const token = /const csrf="([^"]+)"/.exec(page.body)?.[1];
+    const cookie = String(page.headers['set-cookie']);
+    expect(cookie).toMatch(/^portal_csrf=[^;]+; Path=\/; HttpOnly; SameSite=Strict$/);
+    const login = (headers: Record<string, string>) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        headers: { 'content-type': 'application/json', ...headers },
+        payload: JSON.stringify({ email: 'nobody@portal.test', password: 'x' }),
+      });
+    const secret = cookie.split(';')[0]!;
+    expect((await login({ cookie: secret, 'x-csrf-token': token! })).statusCode).toBe(401);
+    // Without the token, with another client's token, or with the secret as the token: 403.
+    for (const headers of <Record<string, string>[]>[
+      { cookie: secret },
+      { cookie: secret, 'x-csrf-token': csrf.token },
+      { cookie: secret, 'x-csrf-token': secret.split('=')[1]! },
+      { 'x-csrf-token': token! },
+    ]) {
+      const res = await login(headers);
+      expect(res.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(res.json()).toEqual({ type: 'not_allowed', message: 'Missing or wrong CSRF token', csrf: true });
+    }
   });
 });

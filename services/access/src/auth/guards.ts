@@ -1,7 +1,14 @@
-import csrfProtection from '@fastify/csrf-protection';
 import { normaliseHost } from '@aplt/db';
-import { badRequest, badStringPath, bearerToken, forbidden, safeEqual, unauthorized } from '@aplt/http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  badRequest,
+  badStringPath,
+  bearerToken,
+  forbidden,
+  issueCsrfToken,
+  safeEqual,
+  unauthorized,
+} from '@aplt/http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IdentityCache } from '../forward-auth/identity-cache';
 import type { Identity } from './session.repository';
 import { CSRF_COOKIE, DEVICE_COOKIE, SESSION_COOKIE } from './tokens';
@@ -59,34 +66,6 @@ export function requireRole(role: string) {
   };
 }
 
-/** Where the CSRF token travels: only this header (never a form field or the query string). */
-const csrfToken = (request: FastifyRequest) => {
-  const token = request.headers['x-csrf-token'];
-  return typeof token === 'string' ? token : undefined;
-};
-
-/**
- * CSRF protection by `@fastify/csrf-protection`: the secret lives in the SameSite=Strict,
- * HttpOnly `aplt_csrf` cookie, and every state-changing request carries a token made from it in
- * the x-csrf-token header, which a page of another origin can neither read nor make. The page's
- * own script gets its token from the page or from GET /api/auth/csrf.
- */
-export async function registerCsrf(app: FastifyInstance) {
-  await app.register(csrfProtection, {
-    cookieKey: CSRF_COOKIE,
-    cookieOpts: { path: '/', sameSite: 'strict', httpOnly: true },
-    getToken: csrfToken,
-    logLevel: 'debug',
-  });
-  const protect = app.csrfProtection.bind(app);
-  // A callback hook, not an async one: it runs on every request, forward auth's included. A
-  // refusal is sent by the library (403, FST_CSRF_*) and shaped by the shared error handler.
-  return function csrfCheck(request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) {
-    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return done();
-    protect(request, reply, done);
-  };
-}
-
 const ownCookies = [SESSION_COOKIE, DEVICE_COOKIE, CSRF_COOKIE] as const;
 
 /**
@@ -112,6 +91,4 @@ export function isHttps(request: FastifyRequest): boolean {
 }
 
 /** A CSRF token for the page or client (its secret cookie is set when there is none yet). */
-export function ensureCsrfToken(request: FastifyRequest, reply: FastifyReply): string {
-  return reply.generateCsrf({ secure: isHttps(request) });
-}
+export const ensureCsrfToken = issueCsrfToken;
