@@ -15,7 +15,7 @@ import { type CsrfPair, csrfPair, withCsrf } from './helpers';
 interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  json: any;
+  json: unknown;
   reusedSocket: boolean;
 }
 

@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { PortalDb } from '../src/db';
 import { type SmtpSink } from '@aplt/testing';
 import bcrypt from 'bcrypt';
 import { insertUser } from '../src/auth/user.repository';
@@ -7,7 +7,7 @@ export const PASSWORD = 'Portal-Passw0rd!';
 
 /** Test users with real (low-cost) bcrypt hashes, as the seed and the service write them. */
 export async function addUser(
-  db: Kysely<any>,
+  db: PortalDb,
   email: string,
   role: 'admin' | 'developer' | 'client',
   opts: { active?: boolean; password?: string } = {},
