@@ -10,6 +10,7 @@ import {
   sql,
 } from '@aplt/db';
 import { createTestMysqlDatabase, createTestPgDatabase, testServers, uniqueName } from '@aplt/testing';
+import { Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
 
 describe('migrations', () => {
@@ -171,6 +172,42 @@ describe('aplt integrity rules enforced by the database', () => {
       }
     } finally {
       await aplt.drop();
+    }
+  });
+});
+
+describe('aplt 0940: partner sync rows from before the idempotency keys', () => {
+  it('gives each keyless row its own stable key and then requires one', async () => {
+    const { pg } = testServers();
+    const name = uniqueName('m_0940');
+    await ensurePgDatabase(pg, name);
+    const db = createPgDb({ ...pg, database: name }, { max: 1 });
+    try {
+      // The database as it was before 0940, with two rows the agent synced before 0920.
+      const before = Object.fromEntries(Object.entries(migrationsOf('aplt')).filter(([n]) => n < '0940'));
+      const migrated = await new Migrator({
+        db,
+        provider: { getMigrations: async () => before },
+        migrationTableName: 'kysely_migration',
+        migrationLockTableName: 'kysely_migration_lock',
+        allowUnorderedMigrations: true,
+      }).migrateToLatest();
+      expect(migrated.error).toBeUndefined();
+      await sql`INSERT INTO partner_order_sync (source_reference, status, synced_via)
+                VALUES ('ORD-1', 'pushed', 'agent'), ('ORD-2', 'pushed', 'n8n')`.execute(db);
+
+      expect(await migrateToLatest(db, 'aplt')).toEqual(['0940_partner_sync_keys_required']);
+      const rows = await sql<{ id: number; idempotency_key: string }>`
+        SELECT id, idempotency_key FROM partner_order_sync ORDER BY id`.execute(db);
+      expect(rows.rows.map((r) => r.idempotency_key)).toEqual(rows.rows.map((r) => `legacy-${r.id}`));
+      await expect(
+        sql`INSERT INTO partner_order_sync (source_reference, idempotency_key) VALUES ('ORD-3', NULL)`.execute(
+          db,
+        ),
+      ).rejects.toMatchObject({ code: '23502' });
+    } finally {
+      await db.destroy();
+      await dropPgDatabase(pg, name);
     }
   });
 });

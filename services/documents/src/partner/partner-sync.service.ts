@@ -212,9 +212,7 @@ export async function sendOrder(
     }
     const payload = orderPayload(order, lines, organisationId);
     const answer = await client.post<Record<string, unknown>>(TRANSACTIONS, payload, {
-      // NULL only on a row from before the keys (requeued by a forced resend): fetch has always
-      // sent that as the text "null".
-      'idempotency-key': String(row.idempotency_key),
+      'idempotency-key': row.idempotency_key,
     });
     const processId = idString(answer?.process_id ?? answer?.processId);
     const documentId = idString(answer?.document_id ?? answer?.documentId ?? answer?.doc_id);

@@ -1347,7 +1347,7 @@ export interface PartnerOrderSync {
   customer_name: string | null;
   error_message: string | null;
   id: Generated<number>;
-  idempotency_key: string | null;
+  idempotency_key: string;
   last_http_status: number | null;
   last_polled_at: Timestamp | null;
   order_data: Json | null;
