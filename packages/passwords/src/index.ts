@@ -6,3 +6,4 @@ export {
   STAFF_PASSWORD_POLICY,
   type PasswordPolicy,
 } from './policy';
+export { newRecoveryCode, newRecoveryCodes, RECOVERY_CODE_COUNT, recoveryCodeHash } from './recovery-codes';

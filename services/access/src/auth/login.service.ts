@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { badRequest, HttpError, safeEqual, tooManyRequests, unauthorized, unprocessable } from '@aplt/http';
-import { hashPassword, verifyPassword } from '@aplt/passwords';
+import { hashPassword, recoveryCodeHash, verifyPassword } from '@aplt/passwords';
 import type { Config } from '../config';
 import type { AccessDb } from '../db';
 import { type CaptchaSolution, verifySolution } from './captcha';
@@ -11,7 +11,7 @@ import { complexityProblems, isExpired, reusesHistory } from './password-policy'
 import { insertDeviceToken, insertSession } from './session.repository';
 import * as throttle from './throttle.repository';
 import { newOtpCode, newToken, tokenHash } from './tokens';
-import { acceptedStep, openSecret, recoveryCodeHash } from './totp';
+import { acceptedStep, openSecret } from './totp';
 import * as totp from './totp.repository';
 import * as users from './user.repository';
 

@@ -1,15 +1,7 @@
 import { conflict, unprocessable } from '@aplt/http';
 import { confirmPassword, type LoginDeps } from './login.service';
-import {
-  acceptedStep,
-  enrolmentOf,
-  newRecoveryCode,
-  newTotpSecret,
-  openSecret,
-  RECOVERY_CODE_COUNT,
-  recoveryCodeHash,
-  sealSecret,
-} from './totp';
+import { newRecoveryCodes, recoveryCodeHash } from '@aplt/passwords';
+import { acceptedStep, enrolmentOf, newTotpSecret, openSecret, sealSecret } from './totp';
 import * as repo from './totp.repository';
 
 /** An enrolment left unfinished this long must be started again (its QR code was on a screen). */
@@ -41,8 +33,6 @@ export async function startEnrolment(deps: LoginDeps, userId: number, password: 
   return { secret, ...(await enrolmentOf(secret, user.email)), expires_in: ENROLMENT_SECONDS };
 }
 
-const freshRecoveryCodes = () => Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-
 /**
  * Step 2: a code from the app. From now on the login asks for the app's code instead of sending
  * one. The recovery codes are returned this once; only their hashes are kept.
@@ -56,7 +46,7 @@ export async function finishEnrolment(deps: LoginDeps, userId: number, code: str
     throw unprocessable('That code does not match; check the app and the time on the phone', {
       code: 'wrong',
     });
-  const codes = freshRecoveryCodes();
+  const codes = newRecoveryCodes();
   const enabled = await deps.db.transaction().execute((trx) =>
     repo.enableTotp(trx, userId, {
       pendingSealed: pending,
@@ -82,7 +72,7 @@ export async function renewRecoveryCodes(deps: LoginDeps, userId: number, passwo
   const user = await confirmPassword(deps, userId, password, ip);
   if (!user.totp_enabled_at)
     throw conflict('Recovery codes come with an authenticator app; set one up first');
-  const codes = freshRecoveryCodes();
+  const codes = newRecoveryCodes();
   await deps.db
     .transaction()
     .execute((trx) => repo.replaceRecoveryCodes(trx, userId, codes.map(recoveryCodeHash)));

@@ -1,16 +1,16 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomInt } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 
 /**
  * Authenticator-app codes (TOTP, RFC 6238: SHA-1, 6 digits, 30 s, what every authenticator app
- * understands) through otplib, the secret's encryption at rest and the recovery codes.
+ * understands) through otplib, and the secret's encryption at rest. The recovery codes are
+ * @aplt/passwords' (the customers' second factor uses the same).
  */
 
 const PERIOD = 30;
 /** One step either side: a phone clock a little off, or a code typed as it rolled over. */
 const TOLERANCE_SECONDS = PERIOD;
-export const RECOVERY_CODE_COUNT = 8;
 const ISSUER = 'APLT Access';
 
 export const newTotpSecret = () => generateSecret();
@@ -73,16 +73,3 @@ export function openSecret(key: string, userId: number, sealed: string): string 
     return null;
   }
 }
-
-// Crockford-style alphabet without 0/O and 1/I/L: codes are read off paper and typed by hand.
-const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
-
-/** A recovery code as shown once to its owner: `xxxxx-xxxxx`, about 49 bits. */
-export function newRecoveryCode(): string {
-  const chars = Array.from({ length: 10 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
-  return `${chars.slice(0, 5)}-${chars.slice(5)}`;
-}
-
-/** The stored form: case, spaces and dashes do not matter when it is typed back. */
-export const recoveryCodeHash = (code: string) =>
-  createHash('sha256').update(code.toLowerCase().replace(/[\s-]/g, '')).digest('hex');

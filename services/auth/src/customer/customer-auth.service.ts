@@ -8,7 +8,7 @@ import {
   type TenantRecord,
 } from '@aplt/db';
 import { badRequest, conflict, forbidden, tokenIssuedAt, tooManyRequests, unauthorized } from '@aplt/http';
-import { hashPassword } from '@aplt/passwords';
+import { hashPassword, recoveryCodeHash } from '@aplt/passwords';
 import { checkCredentials, INVALID_CREDENTIALS } from '../shared/credentials.service';
 import type { AuthDeps } from '../shared/deps';
 import {
@@ -397,7 +397,7 @@ export async function completeOtp(
   const ok =
     'code' in input
       ? await consumeOtpCode(db, input.email, input.code)
-      : await consumeRecoveryCode(db, input.email, sha256(normaliseRecoveryCode(input.recovery_code)));
+      : await consumeRecoveryCode(db, input.email, recoveryCodeHash(input.recovery_code));
   await recordOtpAttempt(db, { email: input.email, succeeded: ok, ip });
   if (!ok) throw unauthorized('Invalid code');
   return issueSession(deps, tenant, {
@@ -408,5 +408,3 @@ export async function completeOtp(
     issuedAtMs: startedAt,
   });
 }
-
-export const normaliseRecoveryCode = (code: string) => code.trim().toLowerCase().replace(/\s+/g, '');

@@ -1,22 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type { ApltDatabase, CommerceDatabase, TenantRecord } from '@aplt/db';
 import { conflict, notFound, unauthorized } from '@aplt/http';
-import { verifyPassword } from '@aplt/passwords';
+import { newRecoveryCodes, recoveryCodeHash, verifyPassword } from '@aplt/passwords';
 import type { AuthDeps } from '../shared/deps';
 import { findIdentity } from '../shared/identity.repository';
-import { normaliseRecoveryCode, sha256 } from './customer-auth.service';
 import { findCustomer } from './customer.repository';
 import { disableTwoFactor, enableTwoFactor, findTwoFactor } from './two-factor.repository';
-
-const RECOVERY_CODE_COUNT = 8;
-const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
-
-/** 10 characters from an unambiguous alphabet (about 49 bits), shown as xxxxx-xxxxx. */
-function recoveryCode(): string {
-  const bytes = randomBytes(10);
-  const chars = [...bytes].map((b) => ALPHABET[b % ALPHABET.length]).join('');
-  return `${chars.slice(0, 5)}-${chars.slice(5)}`;
-}
 
 async function customerEmail(deps: AuthDeps, tenant: TenantRecord, customerId: string): Promise<string> {
   const customer = await findCustomer(deps.databases.commerce<CommerceDatabase>(tenant), customerId);
@@ -40,12 +28,8 @@ export async function enableTwoFactorFor(deps: AuthDeps, tenant: TenantRecord, c
   const db = deps.databases.aplt<ApltDatabase>(tenant);
   if ((await findTwoFactor(db, email))?.enabled)
     throw conflict('Two-factor authentication is already enabled');
-  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, recoveryCode);
-  await enableTwoFactor(
-    db,
-    email,
-    codes.map((c) => sha256(normaliseRecoveryCode(c))),
-  );
+  const codes = newRecoveryCodes();
+  await enableTwoFactor(db, email, codes.map(recoveryCodeHash));
   return { enabled: true, recovery_codes: codes };
 }
 
