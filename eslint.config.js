@@ -29,10 +29,16 @@ export default tseslint.config(
         'error',
         { considerDefaultExhaustiveForUnions: true },
       ],
-      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
+  },
+  {
+    // A migration stays as it was written while the tables change after it, so it takes
+    // Kysely<any> rather than the generated types of today (Kysely's own advice).
+    files: ['packages/db/src/migrations/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
     // The admin panel (React): hooks only at the top level of components and hooks, with every

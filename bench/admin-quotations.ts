@@ -9,6 +9,7 @@
 import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  type ControlDatabase,
   createPgDb,
   dropPgDatabase,
   ensurePgDatabase,
@@ -40,7 +41,7 @@ const prefix = `bench${process.pid}_`;
 const controlName = `${prefix}control`;
 
 await ensurePgDatabase(server, controlName);
-const control = createPgDb({ ...server, database: controlName }, { max: 2 });
+const control = createPgDb<ControlDatabase>({ ...server, database: controlName }, { max: 2 });
 await migrateToLatest(control, 'control');
 const registry = new TenantRegistry(control);
 await provisionTenant(

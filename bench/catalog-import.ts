@@ -15,7 +15,15 @@ import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { createPgDb, dropPgDatabase, ensurePgDatabase, migrateToLatest, sql } from '@aplt/db';
+import {
+  type ApltDatabase,
+  type CommerceDatabase,
+  createPgDb,
+  dropPgDatabase,
+  ensurePgDatabase,
+  migrateToLatest,
+  sql,
+} from '@aplt/db';
 import { findConnector, parsersByFormat } from '../services/catalog/src/connectors/connector-registry';
 import { syncCommerceCatalog } from '../services/catalog/src/sync/commerce-sync.service';
 import { runConnector } from '../services/catalog/src/connectors/connector-run.service';
@@ -91,7 +99,7 @@ async function main() {
   const name = `bench_catalog_${process.pid}`;
   const commerceName = `bench_commerce_${process.pid}`;
   await ensurePgDatabase(server, name);
-  const db = createPgDb({ ...server, database: name }, { max: 8 });
+  const db = createPgDb<ApltDatabase>({ ...server, database: name }, { max: 8 });
   try {
     await migrateToLatest(db, 'aplt');
     const feeds = {
@@ -464,7 +472,7 @@ async function main() {
     // Commerce sync of the same catalog, made sellable by the price feed above.
     await sql`VACUUM ANALYZE aplt_products, aplt_product_prices`.execute(db);
     await ensurePgDatabase(server, commerceName);
-    const commerce = createPgDb({ ...server, database: commerceName }, { max: 2 });
+    const commerce = createPgDb<CommerceDatabase>({ ...server, database: commerceName }, { max: 2 });
     try {
       await migrateToLatest(commerce, 'commerce');
       t = performance.now();

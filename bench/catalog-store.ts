@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon, { type Client } from 'autocannon';
 import {
+  type ControlDatabase,
   createPgDb,
   dropPgDatabase,
   ensurePgDatabase,
@@ -42,7 +43,7 @@ const prefix = `bench${process.pid}_`;
 const controlName = `${prefix}control`;
 
 await ensurePgDatabase(server, controlName);
-const control = createPgDb({ ...server, database: controlName }, { max: 2 });
+const control = createPgDb<ControlDatabase>({ ...server, database: controlName }, { max: 2 });
 await migrateToLatest(control, 'control');
 const registry = new TenantRegistry(control);
 await provisionTenant(

@@ -1,5 +1,12 @@
 // Shared by the documents benchmarks (not a benchmark itself): a private, migrated aplt database.
-import { createPgDb, dropPgDatabase, ensurePgDatabase, migrateToLatest, type PgAddress } from '@aplt/db';
+import {
+  type ApltDatabase,
+  createPgDb,
+  dropPgDatabase,
+  ensurePgDatabase,
+  migrateToLatest,
+  type PgAddress,
+} from '@aplt/db';
 
 export async function benchApltDb(tag: string) {
   const server = {
@@ -11,7 +18,7 @@ export async function benchApltDb(tag: string) {
   const name = `bench_${tag}_${process.pid}`;
   await ensurePgDatabase(server, name);
   const address: PgAddress = { ...server, database: name };
-  const db = createPgDb(address, { max: 2 });
+  const db = createPgDb<ApltDatabase>(address, { max: 2 });
   await migrateToLatest(db, 'aplt');
   return {
     address,

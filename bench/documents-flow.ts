@@ -3,7 +3,7 @@
 // at 1 and 8 concurrent clients, beside the floor measured in the same run: inserting the same
 // 20 lines three times as plain rows (header + 20 line INSERTs per document, one transaction each).
 import { generateSecrets } from '@aplt/config';
-import { createPgDb, type Kysely } from '@aplt/db';
+import { type ApltDatabase, createPgDb } from '@aplt/db';
 import { benchApltDb } from './documents-db';
 import { loadConfig } from '../services/documents/src/config';
 import { invoiceOrder } from '../services/documents/src/invoices/invoice.service';
@@ -44,7 +44,7 @@ try {
   const customerId = Number(customer.id);
   console.log('clients  flow docs/s  plain-insert docs/s  ratio');
   for (const clients of [1, 8]) {
-    const pool: Kysely<any> = createPgDb(tdb.address, { max: clients, applicationName: 'bench-flow' });
+    const pool = createPgDb<ApltDatabase>(tdb.address, { max: clients, applicationName: 'bench-flow' });
     try {
       const flow = async () => {
         const q = await createQuotation(

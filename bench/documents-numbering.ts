@@ -2,13 +2,17 @@
 // aplt_number_sequences ... RETURNING; COMMIT (what every document insert does), beside the
 // floor measured in the same run: BEGIN; UPDATE one_row SET v = v + 1 RETURNING v; COMMIT on a
 // bare one-row table. Target: at least 70% of the floor at 8 clients.
-import { createPgDb, type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, createPgDb, type Kysely, sql } from '@aplt/db';
 import { benchApltDb } from './documents-db';
 import { allocateNumber } from '../services/documents/src/numbering/number.repository';
 
 const SECONDS = Number(process.env.SECONDS ?? 3);
 
-async function measure(pool: Kysely<any>, clients: number, op: (trx: Kysely<any>) => Promise<unknown>) {
+async function measure(
+  pool: Kysely<ApltDatabase>,
+  clients: number,
+  op: (trx: Kysely<ApltDatabase>) => Promise<unknown>,
+) {
   let done = 0;
   const until = Date.now() + SECONDS * 1000;
   await Promise.all(
@@ -28,7 +32,7 @@ try {
   await sql`INSERT INTO bench_one_row VALUES (1, 0)`.execute(tdb.db);
   console.log('clients  allocate/s  bare UPDATE/s  ratio');
   for (const clients of [1, 8, 32]) {
-    const pool = createPgDb(tdb.address, { max: clients, applicationName: 'bench-numbers' });
+    const pool = createPgDb<ApltDatabase>(tdb.address, { max: clients, applicationName: 'bench-numbers' });
     try {
       await measure(pool, clients, (trx) => allocateNumber(trx, 'Q', 2030)); // warm-up
       const base = await measure(pool, clients, (trx) =>

@@ -4,7 +4,7 @@
 // Target: our overhead under 30 %. Run: npx tsx bench/documents-pdf-invoice.ts  (N=, C= to tune)
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createPgDb, dropPgDatabase, ensurePgDatabase, migrateToLatest } from '@aplt/db';
+import { type ApltDatabase, createPgDb, dropPgDatabase, ensurePgDatabase, migrateToLatest } from '@aplt/db';
 import { BrowserPool, launchChromium } from '@aplt/browser';
 import { loadPrintableDocument } from '../services/documents/src/output/document.service';
 import { ImageEmbedder } from '../services/documents/src/output/image-embed';
@@ -84,7 +84,7 @@ async function throughput(total: number, concurrency: number, fn: () => Promise<
 
 const dbName = `bench_docpdf_${randomBytes(3).toString('hex')}`;
 await ensurePgDatabase(pg, dbName);
-const db = createPgDb({ ...pg, database: dbName }, { max: 4 });
+const db = createPgDb<ApltDatabase>({ ...pg, database: dbName }, { max: 4 });
 const executablePath = resolveChromiumPath(process.env.CHROMIUM_PATH);
 const pool = new BrowserPool({ executablePath, size: C });
 const raw = await launchChromium(executablePath);

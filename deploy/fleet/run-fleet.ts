@@ -13,6 +13,8 @@ import {
   tenantServersFromEnv,
 } from '@aplt/config';
 import {
+  type AccessDatabase,
+  type ControlDatabase,
   createMysqlDb,
   createPgDb,
   type Kysely,
@@ -52,7 +54,11 @@ export function seedModeOf(value: string): SeedMode {
  * Runs the seed steps that the markers in the control DB say are missing (all of them when
  * `always`), marks what ran, and collects every step's banner lines. Returns the steps that ran.
  */
-async function runSeedSteps(ctx: SeedContext, control: Kysely<any>, mode: SeedMode): Promise<string[]> {
+async function runSeedSteps(
+  ctx: SeedContext,
+  control: Kysely<ControlDatabase>,
+  mode: SeedMode,
+): Promise<string[]> {
   await ensureSeedMarkers(control);
   const ran: string[] = [];
   const skipped: string[] = [];
@@ -244,8 +250,8 @@ async function prepareFleetLocked(opts: {
   await migrateFleet(log, source);
   const notes: string[] = [];
   if (mode !== 'never') {
-    const control = createPgDb({ ...server, database: e.CONTROL_DB }, { max: 2 });
-    const access = createPgDb({ ...server, database: e.PG_DB }, { max: 2 });
+    const control = createPgDb<ControlDatabase>({ ...server, database: e.CONTROL_DB }, { max: 2 });
+    const access = createPgDb<AccessDatabase>({ ...server, database: e.PG_DB }, { max: 2 });
     const portal = createMysqlDb(
       {
         host: e.MYSQL_HOST,

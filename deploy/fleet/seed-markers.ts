@@ -1,5 +1,8 @@
 import { type Kysely, sql } from '@aplt/db';
 
+// The markers table is in no generated type (no migration makes it): these are generic over the
+// database and speak raw SQL.
+
 /**
  * Which demo seed steps have run, per step and scope (a tenant id, or `*` for a fleet-wide step),
  * with the step's version: rows in the control database (`fleet_seed_markers`), so a restart on a
@@ -16,7 +19,7 @@ export interface SeedMarker {
   doneAt: Date;
 }
 
-export async function ensureSeedMarkers(control: Kysely<any>): Promise<void> {
+export async function ensureSeedMarkers<DB>(control: Kysely<DB>): Promise<void> {
   await sql`CREATE TABLE IF NOT EXISTS fleet_seed_markers (
       step text NOT NULL,
       scope text NOT NULL,
@@ -27,7 +30,10 @@ export async function ensureSeedMarkers(control: Kysely<any>): Promise<void> {
 }
 
 /** The markers of one step, by scope. */
-export async function readSeedMarkers(control: Kysely<any>, step: string): Promise<Map<string, SeedMarker>> {
+export async function readSeedMarkers<DB>(
+  control: Kysely<DB>,
+  step: string,
+): Promise<Map<string, SeedMarker>> {
   const rows = await sql<{ scope: string; version: number; done_at: Date }>`
     SELECT scope, version, done_at FROM fleet_seed_markers WHERE step = ${step}`.execute(control);
   return new Map(
@@ -36,14 +42,14 @@ export async function readSeedMarkers(control: Kysely<any>, step: string): Promi
 }
 
 /** Every marker, oldest first (tests, diagnostics). */
-export async function listSeedMarkers(control: Kysely<any>): Promise<SeedMarker[]> {
+export async function listSeedMarkers<DB>(control: Kysely<DB>): Promise<SeedMarker[]> {
   const rows = await sql<{ step: string; scope: string; version: number; done_at: Date }>`
     SELECT step, scope, version, done_at FROM fleet_seed_markers ORDER BY step, scope`.execute(control);
   return rows.rows.map((r) => ({ step: r.step, scope: r.scope, version: r.version, doneAt: r.done_at }));
 }
 
-export async function writeSeedMarkers(
-  control: Kysely<any>,
+export async function writeSeedMarkers<DB>(
+  control: Kysely<DB>,
   step: string,
   scopes: string[],
   version: number,

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, type Kysely, sql } from '@aplt/db';
 import { createRedis, QueueClient, type Redis } from '@aplt/queue';
 import {
   createTestFleet,
@@ -128,7 +128,7 @@ describe('catalog worker killed with SIGKILL in the middle of a connector run', 
   let env: Record<string, string>;
   const running: ChildProcess[] = [];
   const prefix = `k${process.pid}`;
-  const db = (): Kysely<any> => fleet.tenantDbs.get('master')!.aplt.db;
+  const db = (): Kysely<ApltDatabase> => fleet.tenantDbs.get('master')!.aplt.db;
 
   beforeAll(async () => {
     [fleet, redis, feed] = await Promise.all([

@@ -40,6 +40,13 @@ type Schema = {
   oneOf?: Schema[];
 };
 
+/** The parts of an OpenAPI operation the sweep (and the feature-tag inventory) reads. */
+export interface OpenApiOperation {
+  tags?: string[];
+  parameters?: Array<{ name: string; in: string; schema?: Schema }>;
+  requestBody?: { content?: Record<string, { schema?: Schema } | undefined> };
+}
+
 const BAD_SEGMENTS: Array<[string, string]> = [
   ['nul', '%00'],
   ['surrogate', '%ED%A0%80'],
@@ -97,7 +104,7 @@ function withStrings(schema: Schema | undefined, value: unknown, depth = 0): unk
   return value;
 }
 
-function probesFor(path: string, method: string, op: any): Probe[] {
+function probesFor(path: string, method: string, op: OpenApiOperation): Probe[] {
   const params: Array<{ name: string; in: string; schema?: Schema }> = op.parameters ?? [];
   const pathParams = params.filter((p) => p.in === 'path').map((p) => p.name);
   const queryParams = params.filter((p) => p.in === 'query').map((p) => p.name);
@@ -183,11 +190,13 @@ function send(target: SweepTarget, p: Probe): Promise<{ status: number | string;
 }
 
 /** Operations of the service's OpenAPI document (read on its own port, as an operator may). */
-export async function operationsOf(port: number): Promise<Array<{ path: string; method: string; op: any }>> {
+export async function operationsOf(
+  port: number,
+): Promise<Array<{ path: string; method: string; op: OpenApiOperation }>> {
   const res = await fetch(`http://127.0.0.1:${port}/docs/json`);
   if (!res.ok) throw new Error(`no OpenAPI document on port ${port}: ${res.status}`);
-  const doc = (await res.json()) as { paths: Record<string, Record<string, any>> };
-  const out: Array<{ path: string; method: string; op: any }> = [];
+  const doc = (await res.json()) as { paths: Record<string, Record<string, OpenApiOperation>> };
+  const out: Array<{ path: string; method: string; op: OpenApiOperation }> = [];
   for (const [path, ops] of Object.entries(doc.paths))
     for (const [method, op] of Object.entries(ops))
       if (['get', 'post', 'put', 'patch', 'delete'].includes(method))

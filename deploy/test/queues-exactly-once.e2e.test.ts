@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createPgDb, type Kysely, sql } from '@aplt/db';
+import { type ApltDatabase, createPgDb, type Kysely, sql } from '@aplt/db';
 import { createRedis, QueueClient, queueCatalog, type Redis } from '@aplt/queue';
 import {
   createTestFleet,
@@ -49,11 +49,11 @@ describe('queues: exactly once with two worker replicas, and across a Redis rest
   const prefix = `q${process.pid}`;
   // The test's own pools, one connection per connector slot of a tenant: queuing runs never
   // waits for a connection (the pools of createTestFleet hold 5).
-  const pools = new Map<string, Kysely<any>>();
-  const db = (tenantId: string): Kysely<any> => {
+  const pools = new Map<string, Kysely<ApltDatabase>>();
+  const db = (tenantId: string): Kysely<ApltDatabase> => {
     let pool = pools.get(tenantId);
     if (!pool) {
-      pool = createPgDb(fleet.tenantDbs.get(tenantId)!.aplt.address, {
+      pool = createPgDb<ApltDatabase>(fleet.tenantDbs.get(tenantId)!.aplt.address, {
         max: 16,
         applicationName: 'queue-test',
       });

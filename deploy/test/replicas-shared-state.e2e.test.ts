@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from '@aplt/db';
+import { type AccessDatabase, sql } from '@aplt/db';
 import { invalidationChannel, licenseChannel } from '@aplt/licensing';
 import {
   createTestFleet,
@@ -118,7 +118,7 @@ const sendTo =
 
 describe('two replicas per service share their state (issue #18)', () => {
   let fleet: TestFleet;
-  let accessDb: TestPgDatabase;
+  let accessDb: TestPgDatabase<AccessDatabase>;
   let redis: TestRedis;
   let hook: HttpReceiver;
   let sink: SmtpSink;

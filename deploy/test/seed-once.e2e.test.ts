@@ -13,8 +13,8 @@ import { type FleetFixture, startFleetFixture } from './fleet-fixture';
  */
 describe('the demo seed runs once; a restart skips it', () => {
   let f: FleetFixture;
-  let control: Kysely<any>;
-  const dbs = new Map<string, Kysely<any>>();
+  let control: Kysely<unknown>;
+  const dbs = new Map<string, Kysely<unknown>>();
   const db = (name: string) => {
     if (!dbs.has(name)) dbs.set(name, createPgDb({ ...testServers().pg, database: name }, { max: 1 }));
     return dbs.get(name)!;

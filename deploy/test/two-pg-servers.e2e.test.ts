@@ -3,7 +3,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createPgDb, type Kysely, sql, TenantDatabases, TenantRegistry } from '@aplt/db';
+import {
+  type ControlDatabase,
+  createPgDb,
+  type Kysely,
+  sql,
+  TenantDatabases,
+  TenantRegistry,
+} from '@aplt/db';
 import { type PgCluster, startPgCluster, testServers } from '@aplt/testing';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +33,7 @@ const NEW_PASSWORD = 'Two-Servers-2026!';
 describe('tenants on two PostgreSQL servers', () => {
   let f: FleetFixture;
   let second: PgCluster;
-  let control: Kysely<any>;
+  let control: Kysely<ControlDatabase>;
   let registry: TenantRegistry;
   let databases: TenantDatabases;
   let password = demoAdmin.password;
@@ -44,7 +51,7 @@ describe('tenants on two PostgreSQL servers', () => {
   };
   const api = (id: string, token: string, method: string, path: string, body?: object) =>
     f.via(host(id), path, { method, body, headers: { authorization: `Bearer ${token}` } });
-  const portOf = async (db: Kysely<any>) =>
+  const portOf = async <DB>(db: Kysely<DB>) =>
     (await sql<{ p: number }>`select current_setting('port')::int as p`.execute(db)).rows[0]!.p;
 
   beforeAll(async () => {
@@ -54,7 +61,7 @@ describe('tenants on two PostgreSQL servers', () => {
       FLEET_PG_SECOND_TENANTS: 'pim,globex',
     });
     const pg = testServers().pg;
-    control = createPgDb({ ...pg, database: `${f.prefix}control` }, { max: 2 });
+    control = createPgDb<ControlDatabase>({ ...pg, database: `${f.prefix}control` }, { max: 2 });
     registry = new TenantRegistry(control, 0);
     databases = new TenantDatabases({ commerce: pg, aplt: pg }, { poolMax: 2 });
   }, 600_000);

@@ -39,6 +39,31 @@ const localPorts = Object.fromEntries(
 );
 const local = localUpstreams(localPorts);
 
+/** The parts of a handler in Caddy's adapted JSON that the comparison reads. */
+interface CaddyHandler {
+  handler: string;
+  upstreams: Array<{ dial: string }>;
+  rewrite?: { uri?: string };
+  status_code?: number;
+  strip_path_prefix?: string;
+  max_size?: number;
+  health_checks?: { passive?: { max_fails?: number } };
+  load_balancing?: { try_duration?: number; retry_match?: unknown };
+}
+
+/** The parts of a Traefik router and middleware that the comparison reads. */
+interface TraefikRouter {
+  rule: string;
+  service: string;
+  middlewares?: string[];
+  priority?: number;
+}
+interface TraefikMiddleware {
+  ipAllowList?: { sourceRange?: string[] };
+  stripPrefix?: { prefixes?: string[] };
+  buffering?: { maxRequestBodyBytes?: number };
+}
+
 /** Reads Caddy's own JSON (via `caddy adapt`), not our generator's input. */
 function readCaddy(caddyfile: string): Said[][] {
   const dir = mkdtempSync(join(tmpdir(), 'parity-'));
@@ -63,14 +88,15 @@ function readCaddy(caddyfile: string): Said[][] {
         ? 'tenant'
         : (hostPattern.split('.')[0] ?? hostPattern);
     const said: Said[] = [];
-    const blocks: any[] = route.handle[0].routes;
+    const blocks: Array<{ match?: Array<{ path?: string[] }>; handle: unknown }> = route.handle[0].routes;
     for (const block of blocks) {
       const paths: string[] = block.match?.[0]?.path ?? ['/'];
-      const handlers: any[] = [];
-      const walk = (node: any) => {
+      const handlers: CaddyHandler[] = [];
+      const walk = (node: unknown): void => {
         if (Array.isArray(node)) return node.forEach(walk);
         if (node && typeof node === 'object') {
-          if (typeof node.handler === 'string') handlers.push(node);
+          if (typeof (node as { handler?: unknown }).handler === 'string')
+            handlers.push(node as CaddyHandler);
           Object.values(node).forEach(walk);
         }
       };
@@ -85,11 +111,11 @@ function readCaddy(caddyfile: string): Said[][] {
         host,
         prefix: paths[0] ?? '/',
         exact: paths.length === 1 && paths[0] !== '/',
-        service: denied ? `deny ${denied.status_code}` : serviceOf(main.upstreams),
+        service: denied ? `deny ${denied.status_code}` : serviceOf(main!.upstreams),
         auth: auth !== undefined && serviceOf(auth.upstreams) === 'access',
         strip: strip?.strip_path_prefix ?? null,
         maxBody: handlers.find((h) => h.handler === 'request_body')?.max_size ?? null,
-        replicas: denied ? 0 : main.upstreams.length,
+        replicas: denied ? 0 : main!.upstreams.length,
       });
       // Forward auth balances over the access replicas with the same checks.
       if (auth) {
@@ -99,15 +125,15 @@ function readCaddy(caddyfile: string): Said[][] {
       }
       // Safe methods are retried on another replica; any other goes to one replica once (Caddy
       // 2.6 would retry it with a closed body), both marking a replica that fails.
-      if (!denied && main.upstreams.length > 1) {
+      if (!denied && main && main.upstreams.length > 1) {
         expect(main.load_balancing?.try_duration, paths[0]).toBeGreaterThan(0);
         expect(main.load_balancing?.retry_match).toEqual([{ method: ['GET', 'HEAD', 'OPTIONS'] }]);
         expect(main.health_checks?.passive?.max_fails).toBe(1);
         expect(JSON.stringify(block.handle)).toContain('"match":[{"method":["GET","HEAD","OPTIONS"]}]');
         expect(others, paths[0]).toHaveLength(1);
-        expect(others[0].upstreams).toEqual(main.upstreams);
-        expect(others[0].load_balancing?.try_duration ?? 0, paths[0]).toBe(0);
-        expect(others[0].health_checks?.passive?.max_fails).toBe(1);
+        expect(others[0]!.upstreams).toEqual(main.upstreams);
+        expect(others[0]!.load_balancing?.try_duration ?? 0, paths[0]).toBe(0);
+        expect(others[0]!.health_checks?.passive?.max_fails).toBe(1);
       }
     }
     sites.push(said);
@@ -127,7 +153,7 @@ function readTraefik(yamlText: string): Said[] {
   expect(doc.http.middlewares['forward-auth'].forwardAuth.address).toBe(
     `${composeServiceUrl('access')}/api/validate`,
   );
-  return Object.values<any>(doc.http.routers).map((r) => {
+  return Object.values<TraefikRouter>(doc.http.routers).map((r) => {
     const host = /HostRegexp\(`\^shop/.test(r.rule)
       ? 'shop'
       : /HostRegexp\(`[^`]*\\\.preview\\\./.test(r.rule)
@@ -138,7 +164,7 @@ function readTraefik(yamlText: string): Said[] {
     const prefix = /Path\(`([^`]+)`\)/.exec(r.rule)?.[1] ?? (/PathPrefix\(`\/`\)/.test(r.rule) ? '/' : '?');
     const mw: string[] = r.middlewares ?? [];
     const lb = doc.http.services[r.service].loadBalancer;
-    const middleware = (pick: (m: any) => unknown) =>
+    const middleware = (pick: (m: TraefikMiddleware | undefined) => unknown) =>
       mw.map((m) => pick(doc.http.middlewares[m])).find((v) => v !== undefined);
     // Traefik's ipAllowList refuses with 403, like the Caddyfile's respond.
     const denied = middleware((m) => m?.ipAllowList?.sourceRange?.[0]) === '255.255.255.255/32';

@@ -1,4 +1,4 @@
-import type { Kysely } from '@aplt/db';
+import type { ApltDatabase, Kysely } from '@aplt/db';
 import { loadConfig } from '../../../services/documents/src/config';
 import { invoiceOrder } from '../../../services/documents/src/invoices/invoice.service';
 import { changeOrderStatus, convertQuotation } from '../../../services/documents/src/orders/order.service';
@@ -81,7 +81,7 @@ const customers = [
 ];
 
 /** Master data every documents tenant needs; each statement is an idempotent upsert. */
-async function seedMasterData(db: Kysely<any>, tenantName: string) {
+async function seedMasterData(db: Kysely<ApltDatabase>, tenantName: string) {
   await db
     .insertInto('aplt_brands')
     .values({ code: 'default', name: tenantName, is_default: true, primary_color: '#1f6feb' })
@@ -157,7 +157,7 @@ async function seedMasterData(db: Kysely<any>, tenantName: string) {
 }
 
 /** One quotation -> order -> invoice -> partial payment, once per tenant, so lists and reports show something. */
-async function seedSampleFlow(db: Kysely<any>, config: ReturnType<typeof loadConfig>) {
+async function seedSampleFlow(db: Kysely<ApltDatabase>, config: ReturnType<typeof loadConfig>) {
   const any = await db.selectFrom('aplt_quotation_headers').select('id').limit(1).executeTakeFirst();
   if (any) return false;
   const customer = await db

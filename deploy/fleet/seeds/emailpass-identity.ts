@@ -1,4 +1,4 @@
-import { newId, sql, type Transaction } from '@aplt/db';
+import { type CommerceDatabase, newId, sql, type Transaction } from '@aplt/db';
 import { hashPassword } from '@aplt/passwords';
 import type { SeedContext } from './index';
 
@@ -12,7 +12,7 @@ export async function seedEmailpassIdentity(
   ctx: SeedContext,
   email: string,
   password: string,
-  createActor: (trx: Transaction<any>) => Promise<Record<string, string>>,
+  createActor: (trx: Transaction<CommerceDatabase>) => Promise<Record<string, string>>,
 ): Promise<number> {
   const hash = await hashPassword(password);
   let created = 0;

@@ -1,4 +1,12 @@
-import type { Kysely, PgServer, TenantDatabases, TenantRegistry, TenantServers } from '@aplt/db';
+import type {
+  AccessDatabase,
+  Kysely,
+  PgServer,
+  PortalDatabase,
+  TenantDatabases,
+  TenantRegistry,
+  TenantServers,
+} from '@aplt/db';
 import { accessNotes, seedAccess } from './access';
 import { seedAdminUsers } from './admin-users';
 import { authNotes, seedAuthCustomers } from './auth';
@@ -16,9 +24,9 @@ export interface SeedContext {
   registry: TenantRegistry;
   databases: TenantDatabases;
   /** The access service's database. */
-  access: Kysely<any>;
+  access: Kysely<AccessDatabase>;
   /** The portal's MariaDB database. */
-  portal: Kysely<any>;
+  portal: Kysely<PortalDatabase>;
   domain: string;
   proxyPort: number;
   log: (line: string) => void;

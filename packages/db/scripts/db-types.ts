@@ -74,7 +74,7 @@ try {
     }
   }
   const name = `dbtypes_portal_${randomBytes(3).toString('hex')}`;
-  const admin = createMysqlDb(
+  const admin = createMysqlDb<unknown>(
     {
       host: my.MYSQL_HOST,
       port: my.MYSQL_PORT,

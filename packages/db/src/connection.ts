@@ -1,7 +1,8 @@
 import { loadEnv, pgPoolEnv } from '@aplt/config';
-import { Kysely, MysqlDialect, PostgresDialect } from 'kysely';
+import { Kysely, MysqlDialect, PostgresDialect, type PostgresPoolClient } from 'kysely';
 import { createPool as createMysqlPool } from 'mysql2';
 import pg from 'pg';
+import type { PortalDatabase } from './types';
 
 /** A Postgres server; a database name turns it into a PgAddress. */
 export interface PgServer {
@@ -28,7 +29,7 @@ pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
 
 let connectTimeoutMs: number | undefined;
 
-export function createPgDb<DB = any>(
+export function createPgDb<DB = unknown>(
   address: PgAddress,
   opts: { max?: number; applicationName?: string } = {},
 ) {
@@ -79,7 +80,11 @@ export async function withPgClient<DB, T>(
   const conn = new Kysely<DB>({
     dialect: new PostgresDialect({
       pool: {
-        connect: async () => ({ query: client.query.bind(client) as any, release: () => {} }),
+        // pg's query overloads are wider than the two Kysely calls; the client serves both.
+        connect: async () => ({
+          query: client.query.bind(client) as PostgresPoolClient['query'],
+          release: () => {},
+        }),
         end: async () => {},
       },
     }),
@@ -96,7 +101,8 @@ export async function withPgClient<DB, T>(
   }
 }
 
-export function createMysqlDb<DB = any>(address: MysqlAddress, opts: { max?: number } = {}) {
+// MariaDB holds one kind of database, the portal's; an admin connection (to `mysql`) names unknown.
+export function createMysqlDb<DB = PortalDatabase>(address: MysqlAddress, opts: { max?: number } = {}) {
   const pool = createMysqlPool({
     ...address,
     connectionLimit: opts.max ?? 10,

@@ -44,7 +44,7 @@ export async function migrateFleet(
     user: e.MYSQL_USER,
     password: e.MYSQL_PASSWORD,
   };
-  const bootstrap = createMysqlDb({ ...mysqlServer, database: 'mysql' }, { max: 1 });
+  const bootstrap = createMysqlDb<unknown>({ ...mysqlServer, database: 'mysql' }, { max: 1 });
   try {
     await ensureMysqlDatabase(bootstrap, e.PORTAL_DB);
   } finally {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ApltDatabase, CommerceDatabase } from './types';
 import { createPgDb, type PgServer } from './connection';
 import type { DbLocation, TenantRecord } from './registry';
 
@@ -17,11 +18,11 @@ export class TenantDatabases {
     private readonly opts: { poolMax?: number; applicationName?: string } = {},
   ) {}
 
-  aplt<DB = any>(tenant: TenantRecord): Kysely<DB> {
+  aplt<DB = ApltDatabase>(tenant: TenantRecord): Kysely<DB> {
     return this.pool('aplt', tenant.apltDb) as Kysely<DB>;
   }
 
-  commerce<DB = any>(tenant: TenantRecord): Kysely<DB> {
+  commerce<DB = CommerceDatabase>(tenant: TenantRecord): Kysely<DB> {
     return this.pool('commerce', tenant.commerceDb) as Kysely<DB>;
   }
 

@@ -18,7 +18,7 @@ const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const tenantAdd = fileURLToPath(new URL('../src/cli/tenant-add.ts', import.meta.url));
 
-const databasesOn = async (db: Kysely<any>, like: string) =>
+const databasesOn = async <DB>(db: Kysely<DB>, like: string) =>
   (
     await sql<{
       datname: string;
@@ -51,7 +51,7 @@ describe('parsePgPlacement', () => {
 describe('tenants on a second PostgreSQL server', () => {
   let fleet: TestFleet;
   let second: PgCluster;
-  let secondAdmin: Kysely<any>;
+  let secondAdmin: Kysely<unknown>;
   let registry: TenantRegistry;
 
   beforeAll(async () => {
@@ -85,7 +85,7 @@ describe('tenants on a second PostgreSQL server', () => {
     // A reader with only the first server as its default reaches beta on the second, acme on the first.
     const databases = new TenantDatabases({ commerce: pg, aplt: pg });
     try {
-      const portOf = async (db: Kysely<any>) =>
+      const portOf = async <DB>(db: Kysely<DB>) =>
         (await sql<{ p: number }>`select current_setting('port')::int as p`.execute(db)).rows[0]!.p;
       expect(await portOf(databases.aplt(beta))).toBe(second.port);
       expect(await portOf(databases.commerce(beta))).toBe(second.port);

@@ -38,11 +38,8 @@ export function uniqueName(label: string): string {
   return `${testRunId()}_${label}_${randomBytes(3).toString('hex')}`.slice(0, 63);
 }
 
-/**
- * `DB` is the database's tables, as createTestPgDatabase gives them (PgKindTables). It defaults to
- * any only for tests whose code under test is not typed yet (documents, catalog).
- */
-export interface TestPgDatabase<DB = any> {
+/** `DB` is the database's tables, as createTestPgDatabase gives them (PgKindTables). */
+export interface TestPgDatabase<DB> {
   name: string;
   address: PgAddress;
   db: Kysely<DB>;
@@ -93,7 +90,7 @@ export interface TestMysqlDatabase {
 export async function createTestMysqlDatabase(): Promise<TestMysqlDatabase> {
   const { mysql } = testServers();
   const name = uniqueName('portal');
-  const admin = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
+  const admin = createMysqlDb<unknown>({ ...mysql, database: 'mysql' }, { max: 1 });
   try {
     await ensureMysqlDatabase(admin, name);
   } finally {
@@ -106,7 +103,7 @@ export async function createTestMysqlDatabase(): Promise<TestMysqlDatabase> {
     db,
     async drop() {
       await db.destroy();
-      const a = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
+      const a = createMysqlDb<unknown>({ ...mysql, database: 'mysql' }, { max: 1 });
       try {
         await sql`DROP DATABASE IF EXISTS ${sql.id(name)}`.execute(a);
       } finally {
@@ -125,7 +122,7 @@ export async function dropFleetDatabases(
   servers: Pick<ReturnType<typeof testServers>, 'pg' | 'mysql'> = testServers(),
 ): Promise<void> {
   const { pg, mysql } = servers;
-  const admin = createPgDb({ ...pg, database: 'postgres' }, { max: 1 });
+  const admin = createPgDb<unknown>({ ...pg, database: 'postgres' }, { max: 1 });
   try {
     const dbs = await sql<{
       datname: string;
@@ -134,7 +131,7 @@ export async function dropFleetDatabases(
   } finally {
     await admin.destroy();
   }
-  const my = createMysqlDb({ ...mysql, database: 'mysql' }, { max: 1 });
+  const my = createMysqlDb<unknown>({ ...mysql, database: 'mysql' }, { max: 1 });
   try {
     await sql`DROP DATABASE IF EXISTS ${sql.id(`${prefix}portal`)}`.execute(my);
   } finally {

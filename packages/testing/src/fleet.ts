@@ -1,4 +1,11 @@
-import { type ControlDatabase, type TenantKind, TenantDatabases, TenantRegistry } from '@aplt/db';
+import {
+  type ApltDatabase,
+  type CommerceDatabase,
+  type ControlDatabase,
+  type TenantKind,
+  TenantDatabases,
+  TenantRegistry,
+} from '@aplt/db';
 import { createTestPgDatabase, type TestPgDatabase } from './databases';
 import { testServers } from './servers';
 
@@ -8,15 +15,17 @@ export interface TestTenantSpec {
   hosts?: string[];
 }
 
+export interface TestTenantDatabases {
+  commerce: TestPgDatabase<CommerceDatabase>;
+  aplt: TestPgDatabase<ApltDatabase>;
+}
+
 export interface TestFleet {
   control: TestPgDatabase<ControlDatabase>;
   registry: TenantRegistry;
   databases: TenantDatabases;
-  /**
-   * Per tenant id, its two test databases. Not typed by kind yet: the tests of services whose
-   * queries are not typed yet (documents, catalog) query them untyped.
-   */
-  tenantDbs: Map<string, { commerce: TestPgDatabase; aplt: TestPgDatabase }>;
+  /** Per tenant id, its two test databases. */
+  tenantDbs: Map<string, TestTenantDatabases>;
   /** Environment for services started against this fleet (in-process or as child processes). */
   env: Record<string, string>;
   cleanup(): Promise<void>;
@@ -30,7 +39,7 @@ export async function createTestFleet(tenants: TestTenantSpec[]): Promise<TestFl
   const { pg } = testServers();
   const control = await createTestPgDatabase('control');
   const registry = new TenantRegistry(control.db, 0);
-  const tenantDbs = new Map<string, { commerce: TestPgDatabase; aplt: TestPgDatabase }>();
+  const tenantDbs = new Map<string, TestTenantDatabases>();
   try {
     for (const t of tenants) {
       const [commerce, aplt] = await Promise.all([

@@ -8,7 +8,7 @@ export {
   type TestMysqlDatabase,
   uniqueName,
 } from './databases';
-export { createTestFleet, type TestFleet, type TestTenantSpec } from './fleet';
+export { createTestFleet, type TestFleet, type TestTenantDatabases, type TestTenantSpec } from './fleet';
 export { createTestRedis, type TestRedis } from './redis';
 export { startTestRedisServer, type TestRedisServer } from './redis-server';
 export { startSmtpSink, type SmtpSink, type ReceivedMail } from './smtp-sink';

@@ -32,7 +32,7 @@ export interface PartnerTransaction {
   tracking_url: string | null;
   idempotency_key: string | null;
   organisation_id: string | null;
-  payload: any;
+  payload: Record<string, unknown>;
 }
 
 export interface PartnerFake {
@@ -92,13 +92,15 @@ export async function startPartnerFake(
       const method = req.method ?? 'GET';
       const { route, params } = routeOf(method, url.pathname);
       const raw = Buffer.concat(chunks).toString('utf8');
-      let body: any = null;
+      let body: unknown = null;
       try {
         body = raw ? JSON.parse(raw) : null;
       } catch {
         body = raw;
       }
       requests.push({ route, method, url: req.url ?? '/', headers: req.headers, body });
+      // A fake, not a validator: the fields it reads are taken as sent.
+      const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
       if (route === 'other') return send(res, 404, { detail: 'Not found.' });
 
       const fault = scripted.get(route)?.shift() ?? always.get(route);
@@ -110,7 +112,7 @@ export async function startPartnerFake(
       if (fault) return send(res, fault.status, fault.body ?? { detail: `scripted ${fault.status}` });
 
       if (route === 'login') {
-        if (body?.username !== username || body?.password !== password)
+        if (fields.username !== username || fields.password !== password)
           return send(res, 401, { detail: 'No active account found with the given credentials' });
         const b64 = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
         const token = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ sub: username, jti: randomBytes(8).toString('hex') })}.${randomBytes(16).toString('base64url')}`;
@@ -130,12 +132,12 @@ export async function startPartnerFake(
           });
         }
         case 'organisations.create': {
-          if (!body || typeof body.name !== 'string' || !body.name)
+          if (typeof fields.name !== 'string' || !fields.name)
             return send(res, 400, { name: ['This field is required.'] });
           const org = {
             id: `ORG-${++seq}`,
-            name: body.name,
-            external_reference: body.external_reference ?? null,
+            name: fields.name,
+            external_reference: (fields.external_reference ?? null) as string | null,
           };
           organisations.push(org);
           return send(res, 201, org);
@@ -145,7 +147,7 @@ export async function startPartnerFake(
             typeof req.headers['idempotency-key'] === 'string' ? req.headers['idempotency-key'] : null;
           const seen = key ? byKey.get(key) : undefined;
           if (seen) return send(res, 200, view(seen));
-          if (!body || !Array.isArray(body.lines) || !body.lines.length)
+          if (!Array.isArray(fields.lines) || !fields.lines.length)
             return send(res, 400, { lines: ['At least one line is required.'] });
           const n = ++seq;
           const t: PartnerTransaction = {
@@ -154,8 +156,8 @@ export async function startPartnerFake(
             status: 'open',
             tracking_url: null,
             idempotency_key: key,
-            organisation_id: body.organisation_id ?? null,
-            payload: body,
+            organisation_id: (fields.organisation_id ?? null) as string | null,
+            payload: fields,
           };
           transactions.push(t);
           if (key) byKey.set(key, t);
@@ -174,7 +176,7 @@ export async function startPartnerFake(
     status: t.status,
     tracking_url: t.tracking_url,
     organisation_id: t.organisation_id,
-    reference: t.payload?.reference ?? null,
+    reference: t.payload.reference ?? null,
   });
 
   const host = opts.host ?? '127.0.0.1';

@@ -3,7 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { generateSecrets, loadEnv, pgEnv, redisEnv } from '@aplt/config';
 import { createLogger } from '@aplt/http';
 import { type FastifyBaseLogger, LogController } from 'fastify';
-import { createPgDb, dropPgDatabase, ensurePgDatabase, migrateToLatest, TenantRegistry } from '@aplt/db';
+import {
+  type AccessDatabase,
+  type ControlDatabase,
+  createPgDb,
+  dropPgDatabase,
+  ensurePgDatabase,
+  migrateToLatest,
+  TenantRegistry,
+} from '@aplt/db';
 import { Redis } from 'ioredis';
 import { buildApp } from '../src/app';
 import { insertDeviceToken, insertSession } from '../src/auth/session.repository';
@@ -26,8 +34,8 @@ export async function accessFixture(
   const names = { access: `bench_access_${suffix}`, control: `bench_control_${suffix}` };
   await ensurePgDatabase(server, names.access);
   await ensurePgDatabase(server, names.control);
-  const db = createPgDb({ ...server, database: names.access }, { max: 10 });
-  const control = createPgDb({ ...server, database: names.control }, { max: 2 });
+  const db = createPgDb<AccessDatabase>({ ...server, database: names.access }, { max: 10 });
+  const control = createPgDb<ControlDatabase>({ ...server, database: names.control }, { max: 2 });
   await migrateToLatest(db, 'access');
   await migrateToLatest(control, 'control');
   const registry = new TenantRegistry(control, 60_000);

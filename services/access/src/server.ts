@@ -1,12 +1,12 @@
 import { pgAddressFromEnv } from '@aplt/config';
-import { createPgDb } from '@aplt/db';
+import { type AccessDatabase, createPgDb } from '@aplt/db';
 import { runService, tenantContextFromEnv } from '@aplt/http';
 import { Redis } from 'ioredis';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 
 const config = loadConfig();
-const db = createPgDb({ ...pgAddressFromEnv(config), database: config.PG_DB });
+const db = createPgDb<AccessDatabase>({ ...pgAddressFromEnv(config), database: config.PG_DB });
 const ctx = tenantContextFromEnv();
 // License push and the cache invalidations between replicas (LICENSE_PUSH only gates the former).
 const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 });

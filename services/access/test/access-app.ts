@@ -1,4 +1,4 @@
-import type { Kysely, TenantRegistry } from '@aplt/db';
+import type { AccessDatabase, Kysely, TenantRegistry } from '@aplt/db';
 import { createTestPgDatabase, testSecrets } from '@aplt/testing';
 import type { Redis } from 'ioredis';
 import { buildApp } from '../src/app';
@@ -31,6 +31,6 @@ export async function createAccessAppForTest(
 declare module 'fastify' {
   interface FastifyInstance {
     /** Only on apps from createAccessAppForTest: the private access database. */
-    accessDb?: Kysely<any>;
+    accessDb?: Kysely<AccessDatabase>;
   }
 }

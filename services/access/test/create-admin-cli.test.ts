@@ -1,3 +1,4 @@
+import type { AccessDatabase } from '@aplt/db';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { verifyPassword } from '@aplt/passwords';
@@ -7,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 
 describe('access:create-admin CLI', () => {
-  let db: TestPgDatabase;
+  let db: TestPgDatabase<AccessDatabase>;
   beforeAll(async () => {
     db = await createTestPgDatabase('access', 'cli');
   });

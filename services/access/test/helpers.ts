@@ -1,4 +1,5 @@
 import type { HttpResponse } from '@aplt/testing';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { solveChallenge } from '../src/auth/captcha';
 
 export type Send = (
@@ -61,7 +62,10 @@ export async function startLogin(
 export const codeFromMail = (text: string) => /\b(\d{6})\b/.exec(text)?.[1] ?? '';
 
 /** A Send over Fastify's inject, as client `remoteAddress` (no proxy in between). */
-export function injectSend(app: { inject: (o: any) => Promise<any> }, remoteAddress = '127.0.0.9'): Send {
+export function injectSend(
+  app: { inject: (o: InjectOptions) => Promise<LightMyRequestResponse> },
+  remoteAddress = '127.0.0.9',
+): Send {
   return async (path, opts = {}) => {
     const res = await app.inject({
       method: (opts.method ?? 'GET') as never,
@@ -73,7 +77,8 @@ export function injectSend(app: { inject: (o: any) => Promise<any> }, remoteAddr
     const body = res.rawPayload as Buffer;
     return {
       status: res.statusCode,
-      headers: res.headers,
+      // Fastify's inject types numeric headers too; the access app sends none.
+      headers: res.headers as HttpResponse['headers'],
       body,
       text: () => body.toString('utf8'),
       json: () => JSON.parse(body.toString('utf8')),

@@ -1,9 +1,10 @@
+import type { AccessDatabase } from '@aplt/db';
 import { createTestPgDatabase, type TestPgDatabase } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultDisabledFeatures, seedAccessDemo } from '../src/seed';
 
 describe('access demo seed', () => {
-  let db: TestPgDatabase;
+  let db: TestPgDatabase<AccessDatabase>;
   beforeAll(async () => {
     db = await createTestPgDatabase('access', 'seed');
   });

@@ -50,8 +50,8 @@ describe('the admin panel’s tables of facts', () => {
     expect(keys(en).sort()).toEqual(keys(nl).sort());
     for (const [lang, texts] of Object.entries({ nl, en }))
       for (const k of keys(texts)) {
-        const value = k.split('.').reduce<any>((o, p) => o[p], texts);
-        expect(value.trim(), `${lang}:${k}`).not.toBe('');
+        const value = k.split('.').reduce<unknown>((o, p) => (o as Record<string, unknown>)[p], texts);
+        expect((value as string).trim(), `${lang}:${k}`).not.toBe('');
       }
     for (const item of sidebarItems) {
       expect(nl.nav.items[item.label], item.id).toBeTruthy();

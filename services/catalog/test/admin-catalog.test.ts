@@ -13,6 +13,9 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { adminToken } from './helpers';
 
+/** An item of a JSON answer, read by the fields the test names. */
+type Item = Record<string, unknown>;
+
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
@@ -234,13 +237,13 @@ describe('catalog: suppliers, technique pricing and the admin product search', (
       expect(page.raw).not.toContain('feeds.example');
       const last = await call('master', 'GET', '/admin/aplt/suppliers?limit=10&offset=20');
       expect(last.status, last.raw).toBe(200);
-      expect(last.body.data.map((s: any) => s.code)).toEqual(['28', '29', '30', '31', '32', '33', '34']);
+      expect(last.body.data.map((s: Item) => s.code)).toEqual(['28', '29', '30', '31', '32', '33', '34']);
       expect((await call('master', 'GET', '/admin/aplt/suppliers?offset=27')).body).toMatchObject({
         data: [],
         count: 27,
       });
       expect(
-        (await call('master', 'GET', '/admin/aplt/suppliers?q=midoc')).body.data.map((s: any) => s.code),
+        (await call('master', 'GET', '/admin/aplt/suppliers?q=midoc')).body.data.map((s: Item) => s.code),
       ).toEqual(['01']);
       expect(
         (await call('master', 'GET', '/admin/aplt/suppliers?is_active=false&limit=100')).body.count,
@@ -303,7 +306,7 @@ describe('catalog: suppliers, technique pricing and the admin product search', (
       });
       const stored = (
         await sql<{
-          settings: any;
+          settings: { feeds: Record<string, string>; margin_percent: string };
         }>`SELECT settings FROM aplt_suppliers WHERE id = ${ids.supplier02}`.execute(masterDb)
       ).rows[0]!.settings;
       expect(stored.feeds.products).toBe('https://feeds.example/02/products.json?key=SECRET-02');
@@ -355,7 +358,7 @@ describe('catalog: suppliers, technique pricing and the admin product search', (
       const list = await call('master', 'GET', '/admin/aplt/technique-pricing');
       expect(list.status).toBe(200);
       expect(list.body).toMatchObject({ count: 2, editable: true });
-      const tampo = list.body.data.find((t: any) => t.code === '01-TAMPO');
+      const tampo = list.body.data.find((t: Item) => t.code === '01-TAMPO');
       expect(tampo).toMatchObject({
         supplier_code: '01',
         name_nl: 'Tampondruk',
@@ -364,19 +367,19 @@ describe('catalog: suppliers, technique pricing and the admin product search', (
         product_setup_costs: 0,
       });
       expect(
-        tampo.tiers.map((t: any) => [t.min_quantity, t.price_per_unit, t.next_colour_price, t.setup_cost]),
+        tampo.tiers.map((t: Item) => [t.min_quantity, t.price_per_unit, t.next_colour_price, t.setup_cost]),
       ).toEqual([
         [1, '0.6000', '0.2000', '45.00'],
         [100, '0.4000', '0.1500', '45.00'],
       ]);
-      const zeef = list.body.data.find((t: any) => t.code === '02-ZEEF');
-      expect(zeef.tiers.map((t: any) => [t.area_from, t.area_to])).toEqual([
+      const zeef = list.body.data.find((t: Item) => t.code === '02-ZEEF');
+      expect(zeef.tiers.map((t: Item) => [t.area_from, t.area_to])).toEqual([
         ['0.00', '20.00'],
         ['20.01', '60.00'],
       ]);
       expect(
         (await call('master', 'GET', '/admin/aplt/technique-pricing?q=pad')).body.data.map(
-          (t: any) => t.code,
+          (t: Item) => t.code,
         ),
       ).toEqual(['01-TAMPO']);
       expect((await call('master', 'GET', '/admin/aplt/technique-pricing?supplier_code=02')).body.count).toBe(
@@ -494,7 +497,7 @@ describe('catalog: suppliers, technique pricing and the admin product search', (
       const base = `/admin/aplt/technique-pricing/${ids.tampo}/tiers/${ids.tampoTier100}`;
       const before = (
         await call('master', 'GET', `/admin/aplt/technique-pricing/${ids.tampo}`)
-      ).body.tiers.find((t: any) => t.id === ids.tampoTier100);
+      ).body.tiers.find((t: Item) => t.id === ids.tampoTier100);
       const put = await call('master', 'PUT', base, {
         price_per_unit: '0.3800',
         next_colour_price: null,
@@ -515,7 +518,7 @@ describe('catalog: suppliers, technique pricing and the admin product search', (
       // Moving it onto the other scale's key, or giving it a range its stored end is below.
       expect((await call('master', 'PUT', base, { min_quantity: 1 })).status).toBe(409);
       const zeefTiers = (await call('master', 'GET', `/admin/aplt/technique-pricing/${ids.zeef}`)).body.tiers;
-      const small = zeefTiers.find((t: any) => t.area_to === '20.00');
+      const small = zeefTiers.find((t: Item) => t.area_to === '20.00');
       const zeefUrl = `/admin/aplt/technique-pricing/${ids.zeef}/tiers/${small.id}`;
       expect((await call('master', 'PUT', zeefUrl, { area_from: '30' })).status).toBe(422);
       expect((await call('master', 'PUT', zeefUrl, { area_to: '25' })).status).toBe(409);
@@ -537,7 +540,7 @@ describe('catalog: suppliers, technique pricing and the admin product search', (
       expect((await call('master', 'DELETE', zeefUrl)).status).toBe(404);
       expect(
         (await call('master', 'GET', `/admin/aplt/technique-pricing/${ids.zeef}`)).body.tiers.map(
-          (t: any) => t.id,
+          (t: Item) => t.id,
         ),
       ).not.toContain(small.id);
       expect(
@@ -600,7 +603,7 @@ describe('catalog: suppliers, technique pricing and the admin product search', (
       // A variant SKU and words of the name or description find it too.
       for (const q of ['MO1001-01.05', 'balpen', 'ballpen', 'blauwschrijvende'])
         expect(
-          (await call('master', 'GET', `/admin/aplt/products?q=${q}`)).body.data.map((p: any) => p.sku),
+          (await call('master', 'GET', `/admin/aplt/products?q=${q}`)).body.data.map((p: Item) => p.sku),
           q,
         ).toEqual(['MO1001-01']);
       // Unsellable products are found too (a quotation may price them by hand), or filtered out.
@@ -608,7 +611,7 @@ describe('catalog: suppliers, technique pricing and the admin product search', (
       expect(all.status, all.raw).toBe(200);
       expect(all.body.count).toBe(2);
       expect(
-        (await call('master', 'GET', '/admin/aplt/products?sellable=true')).body.data.map((p: any) => p.sku),
+        (await call('master', 'GET', '/admin/aplt/products?sellable=true')).body.data.map((p: Item) => p.sku),
       ).toEqual(['MO1001-01']);
       const tas = await call('master', 'GET', '/admin/aplt/products?sellable=false');
       expect(tas.body.data[0]).toMatchObject({
@@ -619,7 +622,7 @@ describe('catalog: suppliers, technique pricing and the admin product search', (
       });
       const paged = await call('master', 'GET', '/admin/aplt/products?limit=1&offset=1');
       expect(paged.body).toMatchObject({ count: 2 });
-      expect(paged.body.data.map((p: any) => p.sku)).toEqual(['MO2002-01']);
+      expect(paged.body.data.map((p: Item) => p.sku)).toEqual(['MO2002-01']);
       expect((await call('master', 'GET', '/admin/aplt/products?q=%25')).body.count).toBe(0);
       for (const q of ['limit=0', 'limit=101', 'sellable=ja', 'supplier_code=abc'])
         expect((await call('master', 'GET', `/admin/aplt/products?${q}`)).status, q).toBe(400);

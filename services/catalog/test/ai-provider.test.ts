@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { ApltDatabase } from '@aplt/db';
 import {
   createTestPgDatabase,
   startHttpReceiver,
@@ -27,7 +28,7 @@ const chat = (content: string) => ({
 });
 
 describe('AI provider: OpenAI-compatible chat completions on loopback, built-in engine otherwise', () => {
-  let aplt: TestPgDatabase;
+  let aplt: TestPgDatabase<ApltDatabase>;
   let llm: HttpReceiver;
 
   beforeAll(async () => {

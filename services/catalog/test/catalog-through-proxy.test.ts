@@ -16,6 +16,9 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { adminToken, eventually, seedSuppliersAndCategories, startFeedServer } from './helpers';
 
+/** A row of a raw query whose columns the test states in the query itself. */
+type Row = Record<string, unknown>;
+
 describe('catalog through the proxy (Done when of issue 7)', () => {
   let fleet: TestFleet;
   let redis: TestRedis;
@@ -138,16 +141,16 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
       { sku: 'MO1002-01.06', quantity: 300 },
     ]);
     const pen = (
-      await sql<any>`SELECT retail_price_100::text, purchase_price::text, is_sellable FROM aplt_products WHERE sku = 'MO1001-01'`.execute(
+      await sql<Row>`SELECT retail_price_100::text, purchase_price::text, is_sellable FROM aplt_products WHERE sku = 'MO1001-01'`.execute(
         db,
       )
     ).rows[0];
     expect(pen).toEqual({ retail_price_100: '0.4480', purchase_price: '0.3200', is_sellable: true });
-    const bag = (await sql<any>`SELECT is_sellable FROM aplt_products WHERE sku = 'MO1003-01'`.execute(db))
+    const bag = (await sql<Row>`SELECT is_sellable FROM aplt_products WHERE sku = 'MO1003-01'`.execute(db))
       .rows[0];
-    expect(bag.is_sellable).toBe(false);
+    expect(bag!.is_sellable).toBe(false);
     const positions =
-      await sql<any>`SELECT pp.position_code, pp.print_area, t.code, t.name_nl FROM aplt_print_positions pp
+      await sql<Row>`SELECT pp.position_code, pp.print_area, t.code, t.name_nl FROM aplt_print_positions pp
       JOIN aplt_product_techniques pt ON pt.print_position_id = pp.id JOIN aplt_techniques t ON t.id = pt.technique_id
       JOIN aplt_products p ON p.id = pp.product_id WHERE p.sku = 'MO1001-01' ORDER BY t.code`.execute(db);
     expect(positions.rows).toEqual([
@@ -155,7 +158,7 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
       { position_code: 'BARREL', print_area: '40x8', code: '01-P1', name_nl: 'Tampondruk' },
     ]);
     const tiers =
-      await sql<any>`SELECT min_quantity, price_per_unit::text, next_colour_price::text, setup_cost::text FROM aplt_technique_pricing tp
+      await sql<Row>`SELECT min_quantity, price_per_unit::text, next_colour_price::text, setup_cost::text FROM aplt_technique_pricing tp
       JOIN aplt_techniques t ON t.id = tp.technique_id WHERE t.code = '01-P1' ORDER BY min_quantity`.execute(
         db,
       );
@@ -187,10 +190,13 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
       VALUES ('04', 'Supplier 04', 'json', ${JSON.stringify({ feeds: { products: `${feeds.url}/04/missing.json` } })}::jsonb)`.execute(
       db,
     );
-    const before = (await sql<any>`SELECT count(*)::int AS n FROM aplt_products`.execute(db)).rows[0].n;
+    const before = (await sql<{ n: number }>`SELECT count(*)::int AS n FROM aplt_products`.execute(db))
+      .rows[0]!.n;
     const failed = await runConnector('04_products');
     expect(failed.run).toMatchObject({ status: 'failed', error: expect.stringContaining('HTTP 404') });
-    expect((await sql<any>`SELECT count(*)::int AS n FROM aplt_products`.execute(db)).rows[0].n).toBe(before);
+    expect(
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM aplt_products`.execute(db)).rows[0]!.n,
+    ).toBe(before);
   });
 
   it('never runs one connector twice at once: a second start while queued is 409', async () => {
@@ -210,7 +216,7 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
     const res = await api('master', masterToken, 'POST', '/admin/connectors/sync?connector=03_stock');
     expect(res.status, res.text()).toBe(202);
     const old = (
-      await sql<any>`SELECT status, error FROM aplt_connector_sync WHERE id = ${stale.rows[0]!.id}`.execute(
+      await sql<Row>`SELECT status, error FROM aplt_connector_sync WHERE id = ${stale.rows[0]!.id}`.execute(
         db,
       )
     ).rows[0];
@@ -242,10 +248,10 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
     expect(run.tenants.find((t: { id: string }) => t.id === 'acme').last_update_at).not.toBeNull();
 
     const acme = fleet.databases.aplt<ApltDatabase>((await fleet.registry.get('acme'))!);
-    const copied = await sql<any>`SELECT count(*)::int AS n FROM aplt_products`.execute(acme);
-    expect(copied.rows[0].n).toBe(3);
-    const acmeStock = await sql<any>`SELECT count(*)::int AS n FROM aplt_stock`.execute(acme);
-    expect(acmeStock.rows[0].n).toBe(3);
+    const copied = await sql<{ n: number }>`SELECT count(*)::int AS n FROM aplt_products`.execute(acme);
+    expect(copied.rows[0]!.n).toBe(3);
+    const acmeStock = await sql<{ n: number }>`SELECT count(*)::int AS n FROM aplt_stock`.execute(acme);
+    expect(acmeStock.rows[0]!.n).toBe(3);
 
     // Re-running is safe: same rows, no duplicates.
     const again = await api('master', masterToken, 'POST', '/admin/tenant-update', { tenant_ids: ['acme'] });
@@ -256,7 +262,9 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
         ? body
         : undefined;
     }, 'second tenant update');
-    expect((await sql<any>`SELECT count(*)::int AS n FROM aplt_products`.execute(acme)).rows[0].n).toBe(3);
+    expect(
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM aplt_products`.execute(acme)).rows[0]!.n,
+    ).toBe(3);
 
     const idle = await api('acme', acmeToken, 'GET', '/admin/connectors/commerce-sync');
     expect(idle.json()).toEqual({ state: 'idle', last_run: null });
@@ -269,15 +277,15 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
     expect(done.last_run).toMatchObject({ rows_read: 2, rows_inserted: 2, rows_updated: 0 });
     const commerce = fleet.databases.commerce<CommerceDatabase>((await fleet.registry.get('acme'))!);
     const products =
-      await sql<any>`SELECT external_id, title, status FROM product ORDER BY external_id`.execute(commerce);
+      await sql<Row>`SELECT external_id, title, status FROM product ORDER BY external_id`.execute(commerce);
     expect(products.rows).toEqual([
       { external_id: 'MO1001-01', title: 'Blauwe balpen Classic', status: 'published' },
       { external_id: 'MO1002-01', title: 'Keramische mok 300 ml', status: 'published' },
     ]);
     const prices =
-      await sql<any>`SELECT pv.sku, p.min_quantity, p.amount::text FROM price p JOIN product_variant pv ON pv.id = p.variant_id
+      await sql<Row>`SELECT pv.sku, p.min_quantity, p.amount::text FROM price p JOIN product_variant pv ON pv.id = p.variant_id
       WHERE pv.sku = 'MO1001-01.04' ORDER BY p.min_quantity`.execute(commerce);
-    expect(prices.rows.map((r: any) => [r.min_quantity, r.amount])).toEqual([
+    expect(prices.rows.map((r: Row) => [r.min_quantity, r.amount])).toEqual([
       [1, '0.5040'],
       [100, '0.4480'],
       [500, '0.3920'],
@@ -301,9 +309,9 @@ describe('catalog through the proxy (Done when of issue 7)', () => {
     expect((await api('acme', acmeToken, 'POST', '/admin/connectors/commerce-sync?full=maybe')).status).toBe(
       400,
     );
-    expect((await sql<any>`SELECT count(*)::int AS n FROM product_variant`.execute(commerce)).rows[0].n).toBe(
-      3,
-    );
+    expect(
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM product_variant`.execute(commerce)).rows[0]!.n,
+    ).toBe(3);
   });
 
   it('lets only the master’s admins start imports and tenant updates; another tenant’s admin gets 403', async () => {

@@ -9,8 +9,8 @@ import { syncCommerceCatalog } from '../src/sync/commerce-sync.service';
  * databases; the tests read the commerce rows back (their updated_at shows what was rewritten).
  */
 describe('commerce sync, incremental by fingerprint', () => {
-  let apltDb: TestPgDatabase;
-  let commerceDb: TestPgDatabase;
+  let apltDb: TestPgDatabase<ApltDatabase>;
+  let commerceDb: TestPgDatabase<CommerceDatabase>;
   let aplt: Kysely<ApltDatabase>;
   let commerce: Kysely<CommerceDatabase>;
 

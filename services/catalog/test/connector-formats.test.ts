@@ -1,7 +1,7 @@
 import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from '@aplt/db';
+import { type ApltDatabase, sql } from '@aplt/db';
 import { createTestPgDatabase, type TestPgDatabase } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findConnector } from '../src/connectors/connector-registry';
@@ -10,11 +10,14 @@ import { createRun, getRun, listRejects } from '../src/connectors/sync-run.repos
 import { listStoreProducts } from '../src/store/store.repository';
 import { fixtures, seedSuppliersAndCategories } from './helpers';
 
+/** A row of a raw query whose columns the test states in the query itself. */
+type Row = Record<string, unknown>;
+
 // Small batches and product chunks, so every feed here spans several of them.
 const opts = { batchSize: 2, productChunkRows: 2, defaultMarginPercent: '40' };
 
 describe('connector feed formats (file paths, streamed parsers, batched upserts)', () => {
-  let aplt: TestPgDatabase;
+  let aplt: TestPgDatabase<ApltDatabase>;
   let scratch: string;
 
   beforeAll(async () => {
@@ -43,7 +46,7 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
       rows_rejected: 1,
     });
     expect(products.rejects[0]).toMatchObject({ key: 'V9999' });
-    const variants = await sql<any>`SELECT v.sku, v.supplier_sku, v.color_name FROM aplt_product_variants v
+    const variants = await sql<Row>`SELECT v.sku, v.supplier_sku, v.color_name FROM aplt_product_variants v
       JOIN aplt_products p ON p.id = v.product_id WHERE p.supplier_code = '02' ORDER BY v.sku`.execute(
       aplt.db,
     );
@@ -58,11 +61,11 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     const prices = await run('02_prices');
     expect(prices.run).toMatchObject({ status: 'succeeded', rows_rejected: 1 });
     const tiers =
-      await sql<any>`SELECT min_quantity, price::text FROM aplt_product_prices x JOIN aplt_products p ON p.id = x.product_id
+      await sql<Row>`SELECT min_quantity, price::text FROM aplt_product_prices x JOIN aplt_products p ON p.id = x.product_id
       WHERE p.sku = 'P436_001-02' AND x.variant_id IS NULL AND price_list = 'purchase' ORDER BY min_quantity`.execute(
         aplt.db,
       );
-    expect(tiers.rows.map((t: any) => [t.min_quantity, t.price])).toEqual([
+    expect(tiers.rows.map((t: Row) => [t.min_quantity, t.price])).toEqual([
       [50, '0.6500'],
       [100, '0.5800'],
       [250, '0.5200'],
@@ -73,7 +76,7 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     const print = await run('02_printdata');
     expect(print.run).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
     const pos =
-      await sql<any>`SELECT p.sku, pp.position_code, pp.print_area, array_agg(t.code ORDER BY t.code) AS techniques
+      await sql<Row>`SELECT p.sku, pp.position_code, pp.print_area, array_agg(t.code ORDER BY t.code) AS techniques
       FROM aplt_print_positions pp JOIN aplt_products p ON p.id = pp.product_id
       JOIN aplt_product_techniques pt ON pt.print_position_id = pp.id JOIN aplt_techniques t ON t.id = pt.technique_id
       WHERE p.supplier_code = '02' GROUP BY p.sku, pp.position_code, pp.print_area ORDER BY p.sku, pp.position_code`.execute(
@@ -86,7 +89,7 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     ]);
     // Each technique keeps its own size at the position; the position has the largest (laser's 45x7).
     const sizes =
-      await sql<any>`SELECT t.code, pt.print_area, pt.max_width_mm::text AS w FROM aplt_product_techniques pt
+      await sql<Row>`SELECT t.code, pt.print_area, pt.max_width_mm::text AS w FROM aplt_product_techniques pt
       JOIN aplt_techniques t ON t.id = pt.technique_id JOIN aplt_products p ON p.id = pt.product_id
       WHERE p.sku = 'P436_001-02' ORDER BY t.code`.execute(aplt.db);
     expect(sizes.rows).toEqual([
@@ -94,9 +97,9 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
       { code: '02-PAD', print_area: '40x7', w: '40.00' },
     ]);
     const small =
-      await sql<any>`SELECT small_order_charge::text FROM aplt_technique_pricing tp JOIN aplt_techniques t ON t.id = tp.technique_id
+      await sql<Row>`SELECT small_order_charge::text FROM aplt_technique_pricing tp JOIN aplt_techniques t ON t.id = tp.technique_id
       WHERE t.code = '02-LAS' AND min_quantity = 1`.execute(aplt.db);
-    expect(small.rows[0].small_order_charge).toBe('25.00');
+    expect(small.rows[0]!.small_order_charge).toBe('25.00');
   });
 
   it('imports the Makito-style XML feeds (print-job price list with cliche and amountunder tiers)', async () => {
@@ -104,13 +107,13 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     const stock = await run('03_stock');
     expect(stock.run).toMatchObject({ rows_inserted: 3, rows_rejected: 1 });
     const arrival =
-      await sql<any>`SELECT next_arrival_date FROM aplt_stock WHERE sku = '3095-03.AZU'`.execute(aplt.db);
-    expect(arrival.rows[0].next_arrival_date).toBe('2026-12-01');
+      await sql<Row>`SELECT next_arrival_date FROM aplt_stock WHERE sku = '3095-03.AZU'`.execute(aplt.db);
+    expect(arrival.rows[0]!.next_arrival_date).toBe('2026-12-01');
     expect((await run('03_prices')).run).toMatchObject({ status: 'succeeded', rows_inserted: 2 });
     const print = await run('03_printdata');
     expect(print.run).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
     const tiers =
-      await sql<any>`SELECT min_quantity, price_per_unit::text, next_colour_price::text, setup_cost::text, setup_repeat_cost::text
+      await sql<Row>`SELECT min_quantity, price_per_unit::text, next_colour_price::text, setup_cost::text, setup_repeat_cost::text
       FROM aplt_technique_pricing tp JOIN aplt_techniques t ON t.id = tp.technique_id WHERE t.code = '03-T1' ORDER BY min_quantity`.execute(
         aplt.db,
       );
@@ -137,7 +140,7 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
         setup_repeat_cost: '15.00',
       },
     ]);
-    const areas = await sql<any>`SELECT position_code, position_name, print_area FROM aplt_print_positions pp
+    const areas = await sql<Row>`SELECT position_code, position_name, print_area FROM aplt_print_positions pp
       JOIN aplt_products p ON p.id = pp.product_id WHERE p.sku = '3095-03' ORDER BY position_code`.execute(
       aplt.db,
     );
@@ -146,7 +149,7 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
       { position_code: '2', position_name: 'Body', print_area: '45x7' },
     ]);
     // On the clip, printjob T1 allows 30x5 and laser (L) 25x5: each technique keeps its own.
-    const clip = await sql<any>`SELECT t.code, pt.print_area FROM aplt_product_techniques pt
+    const clip = await sql<Row>`SELECT t.code, pt.print_area FROM aplt_product_techniques pt
       JOIN aplt_techniques t ON t.id = pt.technique_id JOIN aplt_print_positions pp ON pp.id = pt.print_position_id
       JOIN aplt_products p ON p.id = pt.product_id WHERE p.sku = '3095-03' AND pp.position_code = '1' ORDER BY t.code`.execute(
       aplt.db,
@@ -161,13 +164,13 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     for (const kind of ['products', 'stock', 'prices', 'printdata']) {
       expect((await run(`06_${kind}`)).run, kind).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
     }
-    const nb = await sql<any>`SELECT p.retail_price_100::text, s.quantity FROM aplt_products p
+    const nb = await sql<Row>`SELECT p.retail_price_100::text, s.quantity FROM aplt_products p
       JOIN aplt_stock s ON s.sku = 'PF-1101-06.01' WHERE p.sku = 'PF-1101-06'`.execute(aplt.db);
     expect(nb.rows[0]).toEqual({ retail_price_100: '4.4100', quantity: 1250 });
   });
 
   it('a run that fails half-way (broken feed) leaves the previous data intact', async () => {
-    const before = await sql<any>`SELECT sku, quantity FROM aplt_stock ORDER BY sku`.execute(aplt.db);
+    const before = await sql<Row>`SELECT sku, quantity FROM aplt_stock ORDER BY sku`.execute(aplt.db);
     // Valid rows first (several batches), then the file breaks off mid-record.
     const broken = join(scratch, 'broken-stock.json');
     await writeFile(
@@ -180,7 +183,7 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     const failed = await run('02_stock');
     expect(failed.run.status).toBe('failed');
     expect(failed.run.error).toBeTruthy();
-    expect((await sql<any>`SELECT sku, quantity FROM aplt_stock ORDER BY sku`.execute(aplt.db)).rows).toEqual(
+    expect((await sql<Row>`SELECT sku, quantity FROM aplt_stock ORDER BY sku`.execute(aplt.db)).rows).toEqual(
       before.rows,
     );
 
@@ -194,7 +197,7 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     );
     const failedXml = await run('03_stock');
     expect(failedXml.run.status).toBe('failed');
-    expect((await sql<any>`SELECT sku, quantity FROM aplt_stock ORDER BY sku`.execute(aplt.db)).rows).toEqual(
+    expect((await sql<Row>`SELECT sku, quantity FROM aplt_stock ORDER BY sku`.execute(aplt.db)).rows).toEqual(
       before.rows,
     );
 
@@ -221,7 +224,7 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
   });
 
   it('keeps nothing of a products feed that breaks off', async () => {
-    const before = await sql<any>`SELECT sku, name_nl FROM aplt_products ORDER BY sku`.execute(aplt.db);
+    const before = await sql<Row>`SELECT sku, name_nl FROM aplt_products ORDER BY sku`.execute(aplt.db);
     // Five whole products (chunks of two are written meanwhile), then the file breaks off mid-record.
     const records = ['PF-3001', 'PF-3002', 'PF-3003', 'PF-3004', 'PF-3005'].map((c) =>
       JSON.stringify(pf(c, `Product ${c}`)),
@@ -233,12 +236,12 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     const failed = await run('06_products');
     expect(failed.run).toMatchObject({ status: 'failed', rows_inserted: 0 });
     expect(
-      (await sql<any>`SELECT sku, name_nl FROM aplt_products ORDER BY sku`.execute(aplt.db)).rows,
+      (await sql<Row>`SELECT sku, name_nl FROM aplt_products ORDER BY sku`.execute(aplt.db)).rows,
     ).toEqual(before.rows);
-    const found = await sql<any>`SELECT count(*)::int AS n FROM aplt_skus WHERE sku LIKE 'PF-300%'`.execute(
-      aplt.db,
-    );
-    expect(found.rows[0].n).toBe(0);
+    const found = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM aplt_skus WHERE sku LIKE 'PF-300%'`.execute(aplt.db);
+    expect(found.rows[0]!.n).toBe(0);
   });
 
   it('stages products through COPY: a duplicate and a row the database refuses are reported alone', async () => {
@@ -280,7 +283,7 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     ]);
     expect(r.rejects[0]!.reason).toMatch(/refused by the database: .*number_of_print_positions/);
     expect(r.rejects[1]!.reason).toMatch(/duplicate: row 1/);
-    const skus = await sql<any>`SELECT s.sku, s.variant_id IS NULL AS base FROM aplt_skus s
+    const skus = await sql<Row>`SELECT s.sku, s.variant_id IS NULL AS base FROM aplt_skus s
       JOIN aplt_products p ON p.id = s.product_id WHERE p.sku IN ('PF-2001-06', 'PF-2003-06') ORDER BY s.sku`.execute(
       aplt.db,
     );
@@ -290,8 +293,8 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
       { sku: 'PF-2003-06', base: true },
       { sku: 'PF-2003-06.01', base: false },
     ]);
-    const name = await sql<any>`SELECT name_nl FROM aplt_products WHERE sku = 'PF-2001-06'`.execute(aplt.db);
-    expect(name.rows[0].name_nl).toBe('Bidon Zephyr');
+    const name = await sql<Row>`SELECT name_nl FROM aplt_products WHERE sku = 'PF-2001-06'`.execute(aplt.db);
+    expect(name.rows[0]!.name_nl).toBe('Bidon Zephyr');
   });
 
   it('keeps the search index in step: new and renamed products are findable when the run succeeds', async () => {
@@ -310,9 +313,9 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     // A price run changes the product rows but not their text: nothing is re-indexed.
     const indexedAt = async () =>
       (
-        await sql<any>`SELECT s.indexed_at::text AS at FROM aplt_product_search s JOIN aplt_products p ON p.id = s.product_id
+        await sql<Row>`SELECT s.indexed_at::text AS at FROM aplt_product_search s JOIN aplt_products p ON p.id = s.product_id
           WHERE p.sku = 'PF-2001-06'`.execute(aplt.db)
-      ).rows[0].at;
+      ).rows[0]!.at;
     const before = await indexedAt();
     await sql`SELECT aplt_refresh_product_search()`.execute(aplt.db);
     expect(await indexedAt()).toBe(before);
@@ -353,12 +356,12 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     expect(first.rejects[1]!.reason).toMatch(/duplicate/);
     const synced = async () =>
       (
-        await sql<any>`SELECT sku, quantity, updated_at::text FROM aplt_stock WHERE sku LIKE 'PF-200%' ORDER BY sku`.execute(
+        await sql<Row>`SELECT sku, quantity, updated_at::text FROM aplt_stock WHERE sku LIKE 'PF-200%' ORDER BY sku`.execute(
           aplt.db,
         )
       ).rows;
     const before = await synced();
-    expect(before.map((x: any) => [x.sku, x.quantity])).toEqual([
+    expect(before.map((x: Row) => [x.sku, x.quantity])).toEqual([
       ['PF-2001-06.01', 5],
       ['PF-2003-06.01', 7],
     ]);
@@ -366,17 +369,17 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     const second = await run('06_stock');
     expect(second.run).toMatchObject({ rows_inserted: 0, rows_updated: 1, metadata: { unchanged: 1 } });
     const after = await synced();
-    expect(after[0].quantity).toBe(6);
-    expect(after[1].updated_at).toBe(before[1].updated_at);
+    expect(after[0]!.quantity).toBe(6);
+    expect(after[1]!.updated_at).toBe(before[1]!.updated_at);
   });
 
   it('prices: a tier the feed no longer lists is deleted, for the products the feed prices only', async () => {
     const tiers = async (sku: string) =>
       (
-        await sql<any>`SELECT x.price_list, x.min_quantity, x.variant_id IS NULL AS product_wide
+        await sql<Row>`SELECT x.price_list, x.min_quantity, x.variant_id IS NULL AS product_wide
           FROM aplt_product_prices x JOIN aplt_products p ON p.id = x.product_id
           WHERE p.sku = ${sku} ORDER BY product_wide, x.price_list, x.min_quantity`.execute(aplt.db)
-      ).rows.map((t: any) => `${t.product_wide ? 'product' : 'variant'} ${t.price_list} ${t.min_quantity}`);
+      ).rows.map((t: Row) => `${t.product_wide ? 'product' : 'variant'} ${t.price_list} ${t.min_quantity}`);
     const scales = (...qs: number[]) => qs.map((q) => ({ minimum_quantity: String(q), price: '1,00' }));
     await feed06('prices', {
       currency: 'EUR',
@@ -420,14 +423,21 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     // Row versions of every tier and of the product: an unchanged feed must leave them as they are.
     const versions = async (sku: string) =>
       (
-        await sql<any>`SELECT x.price_list || ' ' || x.min_quantity || (CASE WHEN x.variant_id IS NULL THEN ' product' ELSE ' variant' END)
+        await sql<{
+          tier: string;
+          price: string;
+          xmin: string;
+        }>`SELECT x.price_list || ' ' || x.min_quantity || (CASE WHEN x.variant_id IS NULL THEN ' product' ELSE ' variant' END)
             AS tier, x.price::text, x.xmin::text AS xmin
           FROM aplt_product_prices x JOIN aplt_products p ON p.id = x.product_id
           WHERE p.sku = ${sku} ORDER BY tier`.execute(aplt.db)
       ).rows;
     const productVersion = async (sku: string) =>
       (
-        await sql<any>`SELECT xmin::text AS xmin, retail_price_100::text AS r FROM aplt_products WHERE sku = ${sku}`.execute(
+        await sql<{
+          xmin: string;
+          r: string;
+        }>`SELECT xmin::text AS xmin, retail_price_100::text AS r FROM aplt_products WHERE sku = ${sku}`.execute(
           aplt.db,
         )
       ).rows[0];
@@ -501,7 +511,7 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
         expect(t.price).toBe(t.tier.startsWith('purchase') ? '0.9000' : '1.2600');
       } else expect(t).toEqual(before[i]);
     }
-    expect((await productVersion('PF-2001-06')).r).toBe('1.2600');
+    expect((await productVersion('PF-2001-06'))!.r).toBe('1.2600');
   });
 
   it('print data: dropped scales and techniques are deleted, unchanged rows are not rewritten, bad records are reported', async () => {
@@ -532,7 +542,7 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     });
     const state = async () =>
       (
-        await sql<any>`
+        await sql<Row>`
           SELECT 'scale ' || t.code || ' ' || x.min_quantity AS row, x.xmin::text AS xmin FROM aplt_technique_pricing x
             JOIN aplt_techniques t ON t.id = x.technique_id WHERE t.code IN ('06-P1', '06-L1')
           UNION ALL
@@ -570,7 +580,7 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
       widthMm: '-5',
     });
     const before = await state();
-    expect(before.map((r: any) => r.row)).toEqual([
+    expect(before.map((r: Row) => r.row)).toEqual([
       'link PF-2001-06 06-L1',
       'link PF-2001-06 06-P1',
       'position PF-2001-06 FRONT 40x8',
@@ -592,13 +602,13 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     const dropped = await run('06_printdata');
     expect(dropped.run).toMatchObject({ status: 'succeeded', rows_rejected: 0, rows_updated: 1 });
     const after = await state();
-    expect(after.map((r: any) => r.row)).toEqual([
+    expect(after.map((r: Row) => r.row)).toEqual([
       'link PF-2001-06 06-P1',
       'position PF-2001-06 FRONT 40x8',
       'scale 06-L1 1',
       'scale 06-P1 1',
     ]);
-    for (const r of after) expect(r).toEqual(before.find((b: any) => b.row === r.row));
+    for (const r of after) expect(r).toEqual(before.find((b: Row) => b.row === r.row));
   });
 
   it('a supplier without a feed location fails with a clear message', async () => {

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from '@aplt/db';
+import { type ApltDatabase, sql } from '@aplt/db';
 import { createTestPgDatabase, type TestPgDatabase } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findConnector } from '../src/connectors/connector-registry';
@@ -12,7 +12,7 @@ import { fixtures, seedSuppliersAndCategories } from './helpers';
 const opts = { batchSize: 2, productChunkRows: 2, defaultMarginPercent: '40' };
 
 describe('a non-empty feed that yields no records fails the run and names what it holds (issue #16)', () => {
-  let aplt: TestPgDatabase;
+  let aplt: TestPgDatabase<ApltDatabase>;
   let scratch: string;
 
   beforeAll(async () => {

@@ -17,6 +17,9 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { adminToken, eventually, fixtures } from './helpers';
 
+/** An item of a JSON answer, read by the fields the test names. */
+type Item = Record<string, unknown>;
+
 /**
  * A supplier host that sends the first `held` bytes of a fixture feed with its full length, then
  * holds the rest until release() - a slow download the test can stop in the middle, so what a
@@ -45,10 +48,7 @@ async function startHeldFeed(file: string, held: number) {
 }
 
 /** Holds `statement` (a lock) in a transaction of `db` until the returned function is called. */
-async function hold(
-  db: Kysely<ApltDatabase>,
-  statement: ReturnType<typeof sql>,
-): Promise<() => Promise<void>> {
+async function hold<DB>(db: Kysely<DB>, statement: ReturnType<typeof sql>): Promise<() => Promise<void>> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let locked!: () => void;
@@ -160,7 +160,7 @@ describe('run progress while connector, commerce-sync and tenant-update runs wor
     expect(Number(reading.progress)).toBe(reading.percent);
     // The connector list and the run list show the same run working.
     const list = await call('master', 'GET', '/admin/connectors/sync');
-    expect(list.body.connectors.find((c: any) => c.name === '01_products')).toMatchObject({
+    expect(list.body.connectors.find((c: Item) => c.name === '01_products')).toMatchObject({
       status: 'running',
       last_run: { id: start.body.run_id, phase: 'reading', done: 1000 },
     });

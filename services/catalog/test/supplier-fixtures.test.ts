@@ -1,12 +1,12 @@
 import { join } from 'node:path';
-import { sql } from '@aplt/db';
+import { type ApltDatabase, sql } from '@aplt/db';
 import { createTestPgDatabase, type TestPgDatabase } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findConnector } from '../src/connectors/connector-registry';
 import { RowError } from '../src/connectors/feed-rows';
 import { mapJsonPrint } from '../src/connectors/mappers/json-mapper';
 import { runConnector } from '../src/connectors/connector-run.service';
-import { createRun, getRun, listRejects } from '../src/connectors/sync-run.repository';
+import { createRun, getRun, listRejects, type SyncRun } from '../src/connectors/sync-run.repository';
 import { fixtures, seedSuppliersAndCategories, startFeedServer } from './helpers';
 
 /**
@@ -22,7 +22,7 @@ const suppliers = {
 const kinds = ['products', 'stock', 'prices', 'printdata'] as const;
 
 describe('sample feeds of suppliers 04, 05, 07 and 09', () => {
-  let aplt: TestPgDatabase;
+  let aplt: TestPgDatabase<ApltDatabase>;
   let feeds: Awaited<ReturnType<typeof startFeedServer>>;
 
   beforeAll(async () => {
@@ -46,7 +46,10 @@ describe('sample feeds of suppliers 04, 05, 07 and 09', () => {
 
   /** Runs the four connectors of a supplier in the order an operator would; returns each run. */
   const runAll = async (code: string) => {
-    const out: Record<string, { run: any; rejects: any[] }> = {};
+    const out: Record<
+      string,
+      { run: SyncRun | undefined; rejects: Awaited<ReturnType<typeof listRejects>> }
+    > = {};
     for (const kind of kinds) {
       const name = `${code}_${kind}`;
       const r = await createRun(aplt.db, { connector: name, supplierCode: code });
@@ -55,7 +58,8 @@ describe('sample feeds of suppliers 04, 05, 07 and 09', () => {
     }
     return out;
   };
-  const q = async (query: ReturnType<typeof sql>) => (await query.execute(aplt.db)).rows as any[];
+  const q = async (query: ReturnType<typeof sql>) =>
+    (await query.execute(aplt.db)).rows as Array<Record<string, unknown>>;
   const products = (code: string) =>
     q(sql`SELECT p.sku, p.name_nl, p.name_en, p.is_sellable, p.purchase_price::text, p.retail_price_100::text,
         (SELECT array_agg(v.sku ORDER BY v.sku) FROM aplt_product_variants v WHERE v.product_id = p.id) AS variants
@@ -77,7 +81,7 @@ describe('sample feeds of suppliers 04, 05, 07 and 09', () => {
 
   it('04 (Midocean-style JSON in three languages): products, stock, prices and print data land', async () => {
     const runs = await runAll('04');
-    for (const kind of kinds) expect(runs[kind]!.run.status, kind).toBe('succeeded');
+    for (const kind of kinds) expect(runs[kind]!.run?.status, kind).toBe('succeeded');
     expect(runs.products!.run).toMatchObject({ rows_read: 3, rows_inserted: 3, rows_rejected: 0 });
     // A discontinued SKU still in the stock feed is reported, not imported.
     expect(runs.stock!.run).toMatchObject({ rows_read: 6, rows_inserted: 5, rows_rejected: 1 });
@@ -116,7 +120,7 @@ describe('sample feeds of suppliers 04, 05, 07 and 09', () => {
     ]);
     // Only pictures become images; the declaration PDF among the digital assets does not.
     const mug = await q(sql`SELECT images FROM aplt_products WHERE sku = 'KC2210-04'`);
-    expect(mug[0].images).toEqual([
+    expect(mug[0]!.images).toEqual([
       'https://cdn.example.test/04/kc2210-front.jpg',
       'https://cdn.example.test/04/kc2210-side.jpg',
     ]);
@@ -174,7 +178,7 @@ describe('sample feeds of suppliers 04, 05, 07 and 09', () => {
 
   it('05 (XD-style tab-separated, over HTTP): products, stock, prices and print data land', async () => {
     const runs = await runAll('05');
-    for (const kind of kinds) expect(runs[kind]!.run.status, kind).toBe('succeeded');
+    for (const kind of kinds) expect(runs[kind]!.run?.status, kind).toBe('succeeded');
     // Four item lines of three models.
     expect(runs.products!.run).toMatchObject({ rows_read: 3, rows_inserted: 3, rows_rejected: 0 });
     expect(runs.stock!.run).toMatchObject({ rows_read: 5, rows_inserted: 4, rows_rejected: 1 });
@@ -248,7 +252,7 @@ describe('sample feeds of suppliers 04, 05, 07 and 09', () => {
 
   it('07 (Makito-style XML): products, stock, prices and print data land', async () => {
     const runs = await runAll('07');
-    for (const kind of kinds) expect(runs[kind]!.run.status, kind).toBe('succeeded');
+    for (const kind of kinds) expect(runs[kind]!.run?.status, kind).toBe('succeeded');
     expect(runs.products!.run).toMatchObject({ rows_read: 3, rows_inserted: 3, rows_rejected: 0 });
     expect(runs.stock!.run).toMatchObject({ rows_read: 7, rows_inserted: 6, rows_rejected: 1 });
     expect(runs.stock!.rejects.map((r) => r.key)).toEqual(['8870BLA']);
@@ -314,7 +318,7 @@ describe('sample feeds of suppliers 04, 05, 07 and 09', () => {
 
   it('09 (Midocean-style JSON, one-language Dutch feed, print sizes in cm, over HTTP): all four land', async () => {
     const runs = await runAll('09');
-    for (const kind of kinds) expect(runs[kind]!.run.status, kind).toBe('succeeded');
+    for (const kind of kinds) expect(runs[kind]!.run?.status, kind).toBe('succeeded');
     expect(runs.products!.run).toMatchObject({ rows_read: 3, rows_inserted: 3, rows_rejected: 0 });
     expect(runs.stock!.run).toMatchObject({ rows_read: 4, rows_inserted: 4, rows_rejected: 0 });
     expect(runs.prices!.run).toMatchObject({ rows_read: 4, rows_rejected: 0 });

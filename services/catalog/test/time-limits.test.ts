@@ -21,6 +21,9 @@ import { createRun, getRun, type SyncRun } from '../src/connectors/sync-run.repo
 import { startCatalogWorkers } from '../src/workers';
 import { adminToken, eventually, fixtures, seedSuppliersAndCategories } from './helpers';
 
+/** A row of a raw query whose columns the test states in the query itself. */
+type Row = Record<string, unknown>;
+
 /**
  * A supplier host that sends the start of a products feed (one changed product), then one space
  * every 50 ms, forever: a download that never ends unless the client gives up.
@@ -177,7 +180,7 @@ describe('per-queue time limits (CATALOG_*_TIME_LIMIT_SECONDS)', () => {
   });
 
   it('stops a connector run whose feed trickles past the limit: rolled back, failed with the reason, free to run again', async () => {
-    const productsBefore = await sql<any>`SELECT sku, name_nl FROM aplt_products ORDER BY sku`.execute(
+    const productsBefore = await sql<Row>`SELECT sku, name_nl FROM aplt_products ORDER BY sku`.execute(
       master,
     );
     await sql`UPDATE aplt_suppliers SET settings = jsonb_set(settings, '{feeds,products}', ${JSON.stringify(feed.url)}::jsonb)
@@ -196,7 +199,7 @@ describe('per-queue time limits (CATALOG_*_TIME_LIMIT_SECONDS)', () => {
     expect(run).toMatchObject({ status: 'failed', error: 'time limit of 1 s exceeded', rows_read: 1 });
     // The changed product was written inside the run's transaction; the rollback took it back.
     expect(
-      (await sql<any>`SELECT sku, name_nl FROM aplt_products ORDER BY sku`.execute(master)).rows,
+      (await sql<Row>`SELECT sku, name_nl FROM aplt_products ORDER BY sku`.execute(master)).rows,
     ).toEqual(productsBefore.rows);
     // The download was cancelled, not left trickling.
     await eventually(async () => (feed.open.size === 0 ? true : undefined), 'the feed connection to close');

@@ -9,12 +9,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BuildSettings } from '../src/rebuild/builder';
 import { createHarness, type DevprojectsHarness } from './helpers';
 
+/** A finished deployment as the API answers it, with the fields the tests read typed. */
+interface DeploymentView {
+  id: number;
+  log: string;
+  message: string;
+  duration_ms: number;
+  preview_url: string | null;
+  [field: string]: unknown;
+}
+
 /** A tiny project: `npm run build` runs build.mjs, which writes a static site into dist/. */
 const packageJson = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({ name: 'demo', private: true, scripts: { build: 'node build.mjs' }, ...extra });
 
 const siteBuild = (title: string) => `
 import { mkdirSync, writeFileSync, symlinkSync } from 'node:fs';
+
 console.log('building ${title}');
 console.error('a warning on stderr');
 mkdirSync('dist/assets', { recursive: true });
@@ -102,7 +113,7 @@ describe('dev project rebuilds: real builds, previews through the proxy', () => 
     }
     const one = await client.get(`/admin/dev-projects/deployments/${deployment.id}`);
     expect(one.status).toBe(200);
-    return { ...one.json().deployment, preview_url } as Record<string, any>;
+    return { ...one.json().deployment, preview_url } as DeploymentView;
   }
 
   beforeAll(async () => {

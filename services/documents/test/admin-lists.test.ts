@@ -6,6 +6,9 @@ import { loadConfig } from '../src/config';
 import { createOrderBody, orderStatusBody, orderTransitions } from '../src/orders/order.schemas';
 import { adminToken, seedCatalog, tenantDbs, testEnv } from './fixtures';
 
+/** An item of a JSON answer, read by the fields the test names. */
+type Item = Record<string, unknown>;
+
 type App = Awaited<ReturnType<typeof buildApp>>;
 
 /**
@@ -63,7 +66,7 @@ describe('documents: the admin lists and details the panel reads', () => {
     }
     const page = await call('GET', '/admin/aplt/quotations?limit=3&offset=3');
     expect(page.body).toMatchObject({ count: 7, limit: 3, offset: 3 });
-    expect(page.body.data.map((q: any) => q.title)).toEqual(['Tassen 4', 'Pennen 3', 'Tassen 2']);
+    expect(page.body.data.map((q: Item) => q.title)).toEqual(['Tassen 4', 'Pennen 3', 'Tassen 2']);
     expect(page.body.data[0].lines).toHaveLength(1);
     const pens = await call('GET', '/admin/aplt/quotations?q=pennen&limit=2');
     expect(pens.body).toMatchObject({ count: 4, limit: 2 });
@@ -145,7 +148,7 @@ describe('documents: the admin lists and details the panel reads', () => {
     expect(pay.status, JSON.stringify(pay.body)).toBe(201);
 
     const ids = async (query: string) =>
-      (await call('GET', `/admin/aplt/invoices?${query}`)).body.data.map((i: any) => i.id);
+      (await call('GET', `/admin/aplt/invoices?${query}`)).body.data.map((i: Item) => i.id);
     expect(await ids('status=overdue')).toEqual([overdue.id]);
     expect(await ids('status=open')).toEqual([open.id]);
     expect(await ids('status=paid')).toEqual([paid.id]);
@@ -178,7 +181,7 @@ describe('documents: the admin lists and details the panel reads', () => {
     ]);
     const payment = (await call('GET', `/admin/aplt/payments/${pay.body.id}`)).body;
     expect(payment.customer_name).toBe('Bakker BV');
-    expect(payment.allocations.map((a: any) => a.invoice_number).sort()).toEqual(
+    expect(payment.allocations.map((a: Item) => a.invoice_number).sort()).toEqual(
       [overdue.invoice_number, paid.invoice_number].sort(),
     );
 

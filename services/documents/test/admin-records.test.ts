@@ -6,6 +6,9 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { adminToken, seedCatalog, tenantDbs, testEnv } from './fixtures';
 
+/** An item of a JSON answer, read by the fields the test names. */
+type Item = Record<string, unknown>;
+
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
@@ -183,12 +186,12 @@ describe('documents: customers, parameters, content and price proposals', () => 
       const first = await call('GET', '/admin/aplt/customers?q=paging&limit=10');
       expect(first.status).toBe(200);
       expect(first.body).toMatchObject({ count: 24, limit: 10, offset: 0 });
-      expect(first.body.data.map((c: any) => c.company).slice(0, 2)).toEqual([
+      expect(first.body.data.map((c: Item) => c.company).slice(0, 2)).toEqual([
         'Paging BV 01',
         'Paging BV 02',
       ]);
       const last = await call('GET', '/admin/aplt/customers?q=paging&limit=10&offset=20');
-      expect(last.body.data.map((c: any) => c.company)).toEqual([
+      expect(last.body.data.map((c: Item) => c.company)).toEqual([
         'Paging BV 21',
         'Paging BV 22',
         'Paging BV 23',
@@ -201,10 +204,10 @@ describe('documents: customers, parameters, content and price proposals', () => 
       );
       // By e-mail, by number, by name (first + last), case-insensitively; % is a literal character.
       expect(
-        (await call('GET', '/admin/aplt/customers?q=INKOOP7%40')).body.data.map((c: any) => c.email),
+        (await call('GET', '/admin/aplt/customers?q=INKOOP7%40')).body.data.map((c: Item) => c.email),
       ).toEqual(['inkoop7@paging.nl']);
       expect(
-        (await call('GET', '/admin/aplt/customers?q=k0100')).body.data.map((c: any) => c.company),
+        (await call('GET', '/admin/aplt/customers?q=k0100')).body.data.map((c: Item) => c.company),
       ).toEqual(['Visser Events']);
       expect((await call('GET', '/admin/aplt/customers?q=piet%20jansen')).body.count).toBe(1);
       expect((await call('GET', '/admin/aplt/customers?q=%25')).body.count).toBe(0);
@@ -253,19 +256,19 @@ describe('documents: customers, parameters, content and price proposals', () => 
         date: '2099-01-10',
         balance: '60.50',
       });
-      expect(d.body.recent_documents.map((x: any) => x.type).sort()).toEqual([
+      expect(d.body.recent_documents.map((x: Item) => x.type).sort()).toEqual([
         'invoice',
         'invoice',
         'payment',
         'quotation',
       ]);
-      expect(d.body.recent_documents.find((x: any) => x.type === 'invoice' && x.id === old.id)).toMatchObject(
-        {
-          status: 'overdue',
-          balance: '100.00',
-          total: '121.00',
-        },
-      );
+      expect(
+        d.body.recent_documents.find((x: Item) => x.type === 'invoice' && x.id === old.id),
+      ).toMatchObject({
+        status: 'overdue',
+        balance: '100.00',
+        total: '121.00',
+      });
       const listed = await call('GET', '/admin/aplt/customers?q=bakker');
       expect(listed.body.data[0]).toMatchObject({ id: cat.customerNl, open_balance: '160.50' });
     });
@@ -385,11 +388,11 @@ describe('documents: customers, parameters, content and price proposals', () => 
       await acmeDb.insertInto('aplt_settings').values({ key: 'legacy_banner', value: 'hello' }).execute();
       const before = await call('GET', '/admin/aplt/parameters');
       expect(before.status).toBe(200);
-      const franco = () => before.body.parameters.find((p: any) => p.key === 'franco_limit');
+      const franco = () => before.body.parameters.find((p: Item) => p.key === 'franco_limit');
       expect(franco()).toMatchObject({ value: null, default: '750.00', effective: '750.00', type: 'money' });
       expect(before.body.updated_at).toBeNull();
-      expect(before.body.other_settings.map((s: any) => s.key)).toEqual(['legacy_banner']);
-      expect(before.body.parameters.map((p: any) => p.key)).toEqual([
+      expect(before.body.other_settings.map((s: Item) => s.key)).toEqual(['legacy_banner']);
+      expect(before.body.parameters.map((p: Item) => p.key)).toEqual([
         'franco_limit',
         'shipping_cost_default',
         'shipping_cost_per_box',
@@ -401,7 +404,7 @@ describe('documents: customers, parameters, content and price proposals', () => 
         expected_updated_at: null,
       });
       expect(set.status, JSON.stringify(set.body)).toBe(200);
-      const p = (k: string) => set.body.parameters.find((x: any) => x.key === k);
+      const p = (k: string) => set.body.parameters.find((x: Item) => x.key === k);
       expect(p('franco_limit')).toMatchObject({ value: '500.00', effective: '500.00' });
       expect(p('units_per_box')).toMatchObject({ value: '100', effective: '100' });
       expect(p('shipping_cost_per_box')).toMatchObject({ value: null, effective: null });
@@ -447,7 +450,7 @@ describe('documents: customers, parameters, content and price proposals', () => 
         expected_updated_at: set.body.updated_at,
       });
       expect(reset.status).toBe(200);
-      expect(reset.body.parameters.find((x: any) => x.key === 'franco_limit')).toMatchObject({
+      expect(reset.body.parameters.find((x: Item) => x.key === 'franco_limit')).toMatchObject({
         value: null,
         effective: '750.00',
       });
@@ -577,13 +580,13 @@ describe('documents: customers, parameters, content and price proposals', () => 
       ]);
       const pages = await call('GET', '/admin/aplt/content/pages?limit=5&offset=10');
       expect(pages.body).toMatchObject({ count: 12, limit: 5, offset: 10 });
-      expect(pages.body.data.map((p: any) => p.slug)).toEqual(['pagina-11', 'pagina-12']);
+      expect(pages.body.data.map((p: Item) => p.slug)).toEqual(['pagina-11', 'pagina-12']);
       expect(pages.body.data[0]).toMatchObject({ content_length: { nl: 12, en: 0, de: 0 } });
       expect((await call('GET', '/admin/aplt/content/pages?status=published')).body.count).toBe(1);
       expect((await call('GET', '/admin/aplt/content/pages?q=pagina-1')).body.count).toBe(4); // 1, 10, 11, 12
       const menus = await call('GET', '/admin/aplt/content/menus');
       expect(menus.body.data[0]).toMatchObject({ code: 'main', brand_code: 'main' });
-      expect(menus.body.data[0].items.map((i: any) => [i.label_nl, i.parent_id === null])).toEqual([
+      expect(menus.body.data[0].items.map((i: Item) => [i.label_nl, i.parent_id === null])).toEqual([
         ['Producten', true],
         ['Pennen', false],
       ]);
@@ -592,7 +595,7 @@ describe('documents: customers, parameters, content and price proposals', () => 
         expect.objectContaining({ label_nl: 'Contact', label_de: 'Kontakt' }),
       ]);
       const brands = await call('GET', '/admin/aplt/content/brands');
-      expect(brands.body.data.map((b: any) => [b.code, b.pages_count, b.settings_count])).toEqual([
+      expect(brands.body.data.map((b: Item) => [b.code, b.pages_count, b.settings_count])).toEqual([
         ['main', 12, 2],
         ['second', 0, 0],
       ]);
@@ -603,9 +606,9 @@ describe('documents: customers, parameters, content and price proposals', () => 
         '/admin/aplt/content/translations?source=cms_page&missing=en&limit=100',
       );
       expect(missingEn.body.count).toBe(6);
-      expect(missingEn.body.data.every((t: any) => t.en === null && t.field === 'title')).toBe(true);
+      expect(missingEn.body.data.every((t: Item) => t.en === null && t.field === 'title')).toBe(true);
       const menuTexts = await call('GET', '/admin/aplt/content/translations?source=cms_menu_item');
-      expect(menuTexts.body.data.map((t: any) => [t.nl, t.en])).toEqual([
+      expect(menuTexts.body.data.map((t: Item) => [t.nl, t.en])).toEqual([
         ['Producten', 'Products'],
         ['Pennen', null],
       ]);

@@ -6,6 +6,9 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { adminToken, seedCatalog, tenantDbs, testEnv } from './fixtures';
 
+/** An item of a JSON answer, read by the fields the test names. */
+type Item = Record<string, unknown>;
+
 /** Issue #16's contract mismatches of the documents service, through the proxy. */
 describe('documents: quotation source, credit-note routes, report index, aged receivables', () => {
   let fleet: TestFleet;
@@ -115,7 +118,7 @@ describe('documents: quotation source, credit-note routes, report index, aged re
     }
     const all = await call('GET', '/admin/aplt/credit-notes?limit=2');
     expect(all.body.count).toBe(4);
-    expect(all.body.data.map((r: any) => r.credited_invoice_id)).toEqual([b.body.id, b.body.id]);
+    expect(all.body.data.map((r: Item) => r.credited_invoice_id)).toEqual([b.body.id, b.body.id]);
     const filtered = await call('GET', `/admin/aplt/credit-notes?invoice_id=${a.id}&limit=1`);
     expect(filtered.status).toBe(200);
     expect(filtered.body).toMatchObject({ count: 1, limit: 1, offset: 0 });
@@ -132,7 +135,7 @@ describe('documents: quotation source, credit-note routes, report index, aged re
   it('GET /admin/aplt/reports is an index of the reports, and every path it names answers', async () => {
     const index = await call('GET', '/admin/aplt/reports');
     expect(index.status).toBe(200);
-    const reports = index.body.reports as Array<{ name: string; path: string; parameters: any[] }>;
+    const reports = index.body.reports as Array<{ name: string; path: string; parameters: unknown[] }>;
     expect(reports.map((r) => r.name)).toEqual(['aged-receivables', 'revenue', 'vat', 'dashboard']);
     expect(reports.find((r) => r.name === 'revenue')!.parameters).toEqual([
       { name: 'from', type: 'date', required: false, default: '1 January of the year of to' },
@@ -161,7 +164,8 @@ describe('documents: quotation source, credit-note routes, report index, aged re
     expect(inv.due_date).toBe('2027-01-31');
     const aged = async (asOf: string) =>
       (await call('GET', `/admin/aplt/reports/aged-receivables?as_of=${asOf}`)).body;
-    const mine = (r: any) => r.invoices.find((i: { id: number }) => i.id === inv.id);
+    const mine = (r: { invoices: Array<{ id: number; bucket: string }> }) =>
+      r.invoices.find((i: { id: number }) => i.id === inv.id);
     const sum = (b: Record<string, string>) =>
       Object.values(b)
         .reduce((s, v) => s + Math.round(Number(v) * 100), 0)
@@ -176,7 +180,7 @@ describe('documents: quotation source, credit-note routes, report index, aged re
       ['2027-05-02', '90+'],
     ] as const) {
       const r = await aged(asOf);
-      expect(mine(r).bucket, asOf).toBe(bucket);
+      expect(mine(r)!.bucket, asOf).toBe(bucket);
       expect(Object.keys(r.buckets)).toEqual(['not_yet_due', '0-30', '31-60', '61-90', '90+']);
       expect(sum(r.buckets), asOf).toBe(String(Math.round(Number(r.total) * 100)));
       expect(r.not_yet_due).toBe(r.buckets.not_yet_due);

@@ -23,6 +23,9 @@ import { loadConfig } from '../src/config';
 import { seedCatalog, tenantDbs, testEnv } from './fixtures';
 import { adminClient, formBody, invoicedOrder, jpegPhoto, pngPhoto, useTempStores } from './store-fixtures';
 
+/** An item of a JSON answer, read by the fields the test names. */
+type Item = Record<string, unknown>;
+
 const PASSWORD = 'Idor-Password-2026';
 
 /** What one customer owns: the ids another customer tries. */
@@ -317,14 +320,14 @@ describe("customer routes: nobody reaches anyone else's records (through the pro
   it("lists hold only the caller's records; the profile and avatar are always the caller's own", async () => {
     for (const me of Object.values(who)) {
       const quotes = (await call(me, 'GET', '/store/aplt/quotes')).json();
-      expect(quotes.data.map((q: any) => q.id).sort()).toEqual([me.quoteId, me.acceptedQuoteId].sort());
+      expect(quotes.data.map((q: Item) => q.id).sort()).toEqual([me.quoteId, me.acceptedQuoteId].sort());
       const orders = (await call(me, 'GET', '/store/aplt/orders')).json();
-      expect(orders.data.map((o: any) => o.id)).toEqual([me.orderId]);
+      expect(orders.data.map((o: Item) => o.id)).toEqual([me.orderId]);
       const invoices = (await call(me, 'GET', '/store/aplt/invoices')).json();
-      expect(invoices.data.map((i: any) => i.id)).toEqual([me.invoiceId]);
-      expect(invoices.data.every((i: any) => i.customer_id === me.apltId)).toBe(true);
+      expect(invoices.data.map((i: Item) => i.id)).toEqual([me.invoiceId]);
+      expect(invoices.data.every((i: Item) => i.customer_id === me.apltId)).toBe(true);
       const returns = (await call(me, 'GET', '/store/aplt/returns')).json();
-      expect(returns.data.map((r: any) => r.id)).toEqual([me.returnId]);
+      expect(returns.data.map((r: Item) => r.id)).toEqual([me.returnId]);
       const cart = (await call(me, 'GET', '/store/carts/mine')).json().cart;
       expect(cart.id).toBe(me.cartId);
       const profile = (await call(me, 'GET', '/store/customers/me')).json().customer;

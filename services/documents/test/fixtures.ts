@@ -2,7 +2,7 @@ import type { ApltDatabase, CommerceDatabase, Kysely } from '@aplt/db';
 import { signActorToken, tenantJwtSecret } from '@aplt/http';
 import { type TestFleet, testSecrets } from '@aplt/testing';
 
-/** A fleet tenant's two databases, typed by their tables (the fleet hands them out untyped). */
+/** A fleet tenant's two query handles; a tenant the fleet lacks fails here, not at first use. */
 export function tenantDbs(
   fleet: TestFleet,
   tenant: string,

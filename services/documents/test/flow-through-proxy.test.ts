@@ -13,6 +13,9 @@ import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { adminToken, seedCatalog, tenantDbs, testEnv } from './fixtures';
 
+/** An item of a JSON answer, read by the fields the test names. */
+type Item = Record<string, unknown>;
+
 describe('quotation -> order -> invoice -> credit note -> payments, through the proxy', () => {
   let fleet: TestFleet;
   let proxy: TestProxy;
@@ -88,7 +91,7 @@ describe('quotation -> order -> invoice -> credit note -> payments, through the 
     const o = await call('POST', '/admin/aplt/quotations/confirm', { id: q.body.id });
     expect(o.status).toBe(201);
     expect(o.body.order_number).toMatch(/^O-\d{4}-0001$/);
-    expect(o.body.lines.map((l: any) => l.line_type)).toEqual(['product', 'setup', 'shipping']);
+    expect(o.body.lines.map((l: Item) => l.line_type)).toEqual(['product', 'setup', 'shipping']);
     expect(o.body.total).toBe('699.37');
     const again = await call('POST', '/admin/aplt/quotations/confirm', { id: q.body.id });
     expect(again.status).toBe(409);
@@ -148,7 +151,7 @@ describe('quotation -> order -> invoice -> credit note -> payments, through the 
     expect((await call('POST', '/admin/aplt/invoices', { order_id: o.body.id })).status).toBe(409);
 
     // Partial credit: 50 of the 250 pens (50 x 1.90 = 95.00 + 19.95 VAT).
-    const productLine = inv.body.lines.find((l: any) => l.line_type === 'product');
+    const productLine = inv.body.lines.find((l: Item) => l.line_type === 'product');
     const tooMuch = await call('POST', '/admin/aplt/credit-notes', {
       invoice_id: inv.body.id,
       reason: 'x',
@@ -237,7 +240,7 @@ describe('quotation -> order -> invoice -> credit note -> payments, through the 
     // The chain from the last payment shows every link.
     const chain = await call('GET', `/admin/aplt/document-chain?type=payment&id=${p2.body.id}`);
     expect(chain.status).toBe(200);
-    const numbers = chain.body.documents.map((d: any) => d.number);
+    const numbers = chain.body.documents.map((d: Item) => d.number);
     expect(numbers).toEqual([
       q.body.quotation_number,
       o.body.order_number,
@@ -246,7 +249,7 @@ describe('quotation -> order -> invoice -> credit note -> payments, through the 
       'B-2026-0001',
       'B-2026-0002',
     ]);
-    expect(chain.body.relations.map((r: any) => r.relation_type).sort()).toEqual([
+    expect(chain.body.relations.map((r: Item) => r.relation_type).sort()).toEqual([
       'allocated',
       'allocated',
       'converted',

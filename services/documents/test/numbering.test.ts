@@ -6,7 +6,7 @@ import { allocateNumber, formatNumber } from '../src/numbering/number.repository
 import { seedCatalog } from './fixtures';
 
 describe('document numbering', () => {
-  let tdb: TestPgDatabase;
+  let tdb: TestPgDatabase<ApltDatabase>;
   let pool: Kysely<ApltDatabase>;
   let customerId: number;
 

@@ -22,6 +22,9 @@ import { pollOrderStatus, sendOrder } from '../src/partner/partner-sync.service'
 import { adminToken, seedCatalog, tenantDbs, testEnv } from './fixtures';
 import { addCustomer } from './store-fixtures';
 
+/** An item of a JSON answer, read by the fields the test names. */
+type Item = Record<string, unknown>;
+
 /*
  * Partner fulfilment sync (issue #16) against a real partner API on loopback that fails in each
  * of the ways spec 1 names, with the real worker on a private Redis prefix and the admin routes
@@ -190,7 +193,7 @@ describe('partner fulfilment sync', () => {
     const params = await call('GET', '/admin/aplt/parameters');
     expect(params.status).toBe(200);
     expect(JSON.stringify(params.body)).not.toContain('pässwörd');
-    const secretRow = params.body.other_settings.find((s: any) => s.key === 'partner_password');
+    const secretRow = params.body.other_settings.find((s: Item) => s.key === 'partner_password');
     expect(secretRow).toMatchObject({ value_type: 'secret', value: null });
     const stored = await db()
       .selectFrom('aplt_settings')
@@ -248,7 +251,7 @@ describe('partner fulfilment sync', () => {
     });
     const list = await call('GET', '/admin/aplt/orders/partner?status=pushed');
     expect(list.status).toBe(200);
-    expect(list.body.data.map((r: any) => r.order_id)).toContain(order.id);
+    expect(list.body.data.map((r: Item) => r.order_id)).toContain(order.id);
     expect((await call('GET', '/admin/aplt/orders/partner?status=bogus')).status).toBe(400);
 
     // A second customer order reuses the organisation the partner already has.
@@ -397,7 +400,7 @@ describe('partner fulfilment sync', () => {
       .where('order_id', '=', order.id)
       .execute();
     await queues.enqueue('partner-sync', 'partner-sync.sweep', { tenantId: 'acme' });
-    let o: any;
+    let o: Item = {};
     for (let i = 0; i < 500; i++) {
       o = (await call('GET', `/admin/aplt/orders/${order.id}`)).body;
       if (o.status === 'shipped') break;

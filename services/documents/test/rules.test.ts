@@ -2,11 +2,15 @@ import { allFeaturesClient, featureKeys, staticFeatureSource } from '@aplt/licen
 import { createRedis, QueueClient } from '@aplt/queue';
 import { createTestFleet, createTestRedis, type TestFleet, type TestRedis, viaProxy } from '@aplt/testing';
 import { QueueEvents } from 'bullmq';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { startDocumentsWorker } from '../src/jobs/documents.worker';
 import { adminToken, customerToken, seedCatalog, tenantDbs, testEnv } from './fixtures';
+
+/** An item of a JSON answer, read by the fields the test names. */
+type Item = Record<string, unknown>;
 
 type App = Awaited<ReturnType<typeof buildApp>>;
 
@@ -19,7 +23,7 @@ describe('document rules (in-process app, real databases)', () => {
 
   const call = async (method: string, url: string, payload?: object, auth: string | null = token) => {
     const res = await app.inject({
-      method: method as any,
+      method: method as InjectOptions['method'],
       url,
       payload,
       headers: { ...viaProxy(host), ...(auth ? { authorization: `Bearer ${auth}` } : {}) },
@@ -65,7 +69,7 @@ describe('document rules (in-process app, real databases)', () => {
     });
     expect(inv.status).toBe(201);
     expect(
-      inv.body.vat_summary.map((r: any) => [r.vat_category, r.vat_rate, r.taxable_amount, r.vat_amount]),
+      inv.body.vat_summary.map((r: Item) => [r.vat_category, r.vat_rate, r.taxable_amount, r.vat_amount]),
     ).toEqual([
       ['S', '21.00', '1.05', '0.22'],
       ['S', '9.00', '20.10', '1.81'],
@@ -101,7 +105,7 @@ describe('document rules (in-process app, real databases)', () => {
     ]);
     expect(inv.body.lines[0]).toMatchObject({ vat_category: 'AE', vat_rate: '0.00' });
     const journal = (await call('GET', `/admin/aplt/invoices/${inv.body.id}`)).body.journal;
-    expect(journal[0].lines.map((l: any) => l.system_key).sort()).toEqual(['receivables', 'revenue']);
+    expect(journal[0].lines.map((l: Item) => l.system_key).sort()).toEqual(['receivables', 'revenue']);
     const q = await call('POST', '/admin/aplt/quotations', {
       customer_id: cat.customerDe,
       lines: [line(10, '12.50')],
@@ -265,7 +269,7 @@ describe('document rules (in-process app, real databases)', () => {
     );
     const web = await call('GET', '/admin/aplt/quotations?source_code=web');
     expect(web.body.data.length).toBeGreaterThan(0);
-    expect(web.body.data.every((q: any) => q.source_code === 'web')).toBe(true);
+    expect(web.body.data.every((q: Item) => q.source_code === 'web')).toBe(true);
     expect((await call('DELETE', `/admin/aplt/quotations/${created.body.id}`)).status).toBe(204);
     expect((await call('GET', `/admin/aplt/quotations/${created.body.id}`)).status).toBe(404);
   });
@@ -366,7 +370,7 @@ describe('document rules (in-process app, real databases)', () => {
     const ct = await customerToken('acme', 'cus_bakker');
     expect((await call('GET', '/store/aplt/quotes', undefined, token)).status).toBe(401);
     const list = await call('GET', '/store/aplt/quotes?status=open', undefined, ct);
-    const ids = list.body.data.map((q: any) => q.id);
+    const ids = list.body.data.map((q: Item) => q.id);
     expect(ids).toContain(mine.id);
     expect(ids).toContain(byMail.id);
     expect(ids).not.toContain(foreign.id);
@@ -397,7 +401,7 @@ describe('document rules (in-process app, real databases)', () => {
     expect(invoices.status).toBe(200);
     expect(
       invoices.body.data.every(
-        (i: any) => String(i.customer_id) === String(cat.customerNl) && i.status === 'paid',
+        (i: Item) => String(i.customer_id) === String(cat.customerNl) && i.status === 'paid',
       ),
     ).toBe(true);
     expect(invoices.body.data[0].lines.length).toBeGreaterThan(0);
@@ -434,7 +438,7 @@ describe('document rules (in-process app, real databases)', () => {
     const f2 = await call('POST', '/admin/aplt/invoices', { order_id: o.id });
     expect(f2.body.subtotal).toBe('480.00');
     const overdue = (await call('GET', '/admin/aplt/invoices?status=overdue')).body.data.map(
-      (i: any) => i.id,
+      (i: Item) => i.id,
     );
     expect(overdue).toContain(f1.body.id);
     expect(overdue).not.toContain(f2.body.id);
@@ -442,7 +446,7 @@ describe('document rules (in-process app, real databases)', () => {
     const small = (
       await call('POST', '/admin/aplt/orders', { customer_id: cat.customerNl, lines: [line(1, '5.00')] })
     ).body;
-    expect(small.lines.map((l: any) => l.line_type)).toEqual(['product', 'shipping']);
+    expect(small.lines.map((l: Item) => l.line_type)).toEqual(['product', 'shipping']);
     expect(small.shipping_cost).toBe('12.99');
     expect((await call('DELETE', `/admin/aplt/orders/${small.id}`)).status).toBe(204);
   });

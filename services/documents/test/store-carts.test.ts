@@ -19,6 +19,11 @@ import { loadConfig } from '../src/config';
 import { customerToken, seedCatalog, tenantDbs, testEnv } from './fixtures';
 import { addCustomer, adminClient, until, useTempStores } from './store-fixtures';
 
+/** An item of a JSON answer, read by the fields the test names. */
+type Item = Record<string, unknown>;
+/** A cart line as the store API answers it. */
+type CartItem = { sku: string; quantity: number; configuration?: { transaction_id: string } | null };
+
 type Who = Awaited<ReturnType<typeof addCustomer>>;
 
 /**
@@ -63,7 +68,7 @@ describe('store: carts and the quotation request', () => {
   const newCart = async (token?: string) => {
     const res = await req('POST', '/store/carts', { token });
     expect([200, 201]).toContain(res.statusCode);
-    return res.json().cart as { id: string; items: any[] };
+    return res.json().cart as { id: string; items: Item[] };
   };
   const add = (cartId: string, body: object, token?: string) =>
     req('POST', `/store/carts/${cartId}/line-items`, { body, token });
@@ -262,7 +267,7 @@ describe('store: carts and the quotation request', () => {
     });
     res = await req('DELETE', `/store/carts/${cart.id}/line-items/${pen.id}`);
     expect(res.statusCode).toBe(200);
-    expect(res.json().cart.items.map((i: any) => i.sku)).toEqual(['100-01.005', '100-01']);
+    expect(res.json().cart.items.map((i: Item) => i.sku)).toEqual(['100-01.005', '100-01']);
     expect((await req('DELETE', `/store/carts/${cart.id}/line-items/${pen.id}`)).statusCode).toBe(404);
     // English titles on request.
     const mug = await add(cart.id, { sku: '200-02', quantity: 10 });
@@ -444,7 +449,7 @@ describe('store: carts and the quotation request', () => {
     const merged = res.json().cart;
     expect(merged.id).toBe(g1.id);
     expect(
-      merged.items.map((i: any) => [i.sku, i.quantity, i.configuration?.transaction_id ?? null]),
+      merged.items.map((i: CartItem) => [i.sku, i.quantity, i.configuration?.transaction_id ?? null]),
     ).toEqual([
       ['100-01', 25, null],
       ['200-02', 3, null],
@@ -480,7 +485,7 @@ describe('store: carts and the quotation request', () => {
     await add(cart.id, { sku: '100-01', quantity: 100, configuration: config });
     const missing = await req('POST', `/store/carts/${cart.id}/quote-request`, { body: { name: 'Els' } });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json().issues.map((i: any) => i.path)).toEqual(['body.email', 'body.company']);
+    expect(missing.json().issues.map((i: Item) => i.path)).toEqual(['body.email', 'body.company']);
     const badMail = await req('POST', `/store/carts/${cart.id}/quote-request`, {
       body: { name: 'Els', email: 'nope', company: 'De Vries BV' },
     });
@@ -532,7 +537,7 @@ describe('store: carts and the quotation request', () => {
     });
     expect(full.lines[1].setup_costs).toHaveLength(1);
     const list = await admin('GET', '/admin/aplt/quotations?source_code=web');
-    expect(list.data.map((x: any) => x.id)).toContain(q.id);
+    expect(list.data.map((x: Item) => x.id)).toContain(q.id);
 
     // The cart is completed and read-only; a second request names the same quotation.
     const after = (await req('GET', `/store/carts/${cart.id}`)).json().cart;
@@ -598,9 +603,9 @@ describe('store: carts and the quotation request', () => {
     const full = await admin('GET', `/admin/aplt/quotations/${q.id}`);
     expect(full.customer_id).toBe(jan.apltId);
     const mine = (await req('GET', '/store/aplt/quotes', { token: jan.token })).json();
-    expect(mine.data.map((x: any) => x.id)).toContain(q.id);
+    expect(mine.data.map((x: Item) => x.id)).toContain(q.id);
     const pietsQuotes = (await req('GET', '/store/aplt/quotes', { token: piet.token })).json();
-    expect(pietsQuotes.data.map((x: any) => x.id)).not.toContain(q.id);
+    expect(pietsQuotes.data.map((x: Item) => x.id)).not.toContain(q.id);
     // A shop account without a customer record (and without names in its profile) gets one from
     // what the request says; the quotation is the account's.
     const loesCart = (await req('GET', '/store/carts/mine', { token: loes.token })).json().cart;
@@ -630,7 +635,7 @@ describe('store: carts and the quotation request', () => {
       Number(loesRecord.id),
     );
     const loesQuotes = (await req('GET', '/store/aplt/quotes', { token: loes.token })).json();
-    expect(loesQuotes.data.map((x: any) => x.id)).toEqual([lq.json().quotation.id]);
+    expect(loesQuotes.data.map((x: Item) => x.id)).toEqual([lq.json().quotation.id]);
     // After the request the customer gets a fresh cart.
     const next = await req('POST', '/store/carts', { token: jan.token });
     expect(next.statusCode).toBe(201);
@@ -717,7 +722,7 @@ describe('store: carts and the quotation request', () => {
     );
     expect(await records()).toHaveLength(1);
     const mine = (await req('GET', '/store/aplt/quotes', { token })).json();
-    expect(mine.data.map((x: any) => x.id).sort()).toEqual(
+    expect(mine.data.map((x: Item) => x.id).sort()).toEqual(
       [res.json().quotation.id, again.json().quotation.id].sort(),
     );
 
@@ -784,11 +789,11 @@ describe('store: carts and the quotation request', () => {
     expect(items).toHaveLength(9);
     expect(
       items
-        .filter((i: any) => i.configuration)
-        .map((i: any) => i.configuration.transaction_id)
+        .filter((i: CartItem) => i.configuration)
+        .map((i: CartItem) => i.configuration!.transaction_id)
         .sort(),
     ).toEqual(configs.map((c) => c.transaction_id).sort());
-    expect(items.find((i: any) => i.sku === '200-02').quantity).toBe(30);
+    expect(items.find((i: Item) => i.sku === '200-02').quantity).toBe(30);
 
     const before = await aplt()
       .selectFrom('aplt_quotation_headers')

@@ -7,6 +7,9 @@ import sharp from 'sharp';
 import type { buildApp } from '../src/app';
 import { adminToken, customerToken } from './fixtures';
 
+/** An item of a JSON answer, read by the fields the test names. */
+type Item = Record<string, unknown>;
+
 type App = Awaited<ReturnType<typeof buildApp>>;
 
 /** Private directories for persisted PDFs and return photos; set before the app is built. */
@@ -84,7 +87,7 @@ export async function invoicedOrder(
     quotationId: Number(q.id),
     orderId: Number(o.id),
     invoiceId: Number(inv.id),
-    invoiceLines: inv.lines.map((l: any) => ({
+    invoiceLines: inv.lines.map((l: Item) => ({
       id: Number(l.id),
       line_type: l.line_type,
       quantity: l.quantity,

@@ -9,6 +9,9 @@ import { addDays, today } from '../src/shared/context';
 import { customerToken, tenantDbs, testEnv } from './fixtures';
 import { addCustomer, adminClient, invoicedOrder, useTempStores } from './store-fixtures';
 
+/** An item of a JSON answer, read by the fields the test names. */
+type Item = Record<string, unknown>;
+
 /** Customer orders, invoices with the persisted PDF, and quotations with their expiry, on real databases. */
 describe('store: my orders, invoices and quotations', () => {
   let fleet: TestFleet;
@@ -79,7 +82,7 @@ describe('store: my orders, invoices and quotations', () => {
     const p1 = page1.json();
     expect(p1).toMatchObject({ count: 23, limit: 20, offset: 0 });
     expect(p1.data).toHaveLength(20);
-    expect(p1.data.map((o: any) => o.id)).toEqual([...made].reverse().slice(0, 20));
+    expect(p1.data.map((o: Item) => o.id)).toEqual([...made].reverse().slice(0, 20));
     expect(p1.data[0]).toMatchObject({
       id: shipped,
       status: 'shipped',
@@ -91,7 +94,7 @@ describe('store: my orders, invoices and quotations', () => {
     for (const key of ['internal_notes', 'created_by', 'metadata', 'customer_id'])
       expect(p1.data[0]).not.toHaveProperty(key);
     const page2 = (await get('/store/aplt/orders?offset=20', jan.token)).json();
-    expect(page2.data.map((o: any) => o.id)).toEqual(made.slice(0, 3).reverse());
+    expect(page2.data.map((o: Item) => o.id)).toEqual(made.slice(0, 3).reverse());
     expect((await get('/store/aplt/orders?limit=21', jan.token)).statusCode).toBe(400);
     const onlyShipped = (await get('/store/aplt/orders?status=shipped', jan.token)).json();
     expect(onlyShipped).toMatchObject({ count: 1, data: [{ id: shipped }] });
@@ -137,9 +140,9 @@ describe('store: my orders, invoices and quotations', () => {
     const mine = await invoicedOrder(admin, jan.apltId!, [5, 2]);
     const other = await invoicedOrder(admin, piet.apltId!, [1]);
     const list = (await get('/store/aplt/invoices', jan.token)).json();
-    expect(list.data.map((i: any) => i.id)).toContain(mine.invoiceId);
-    expect(list.data.map((i: any) => i.id)).not.toContain(other.invoiceId);
-    const inv = list.data.find((i: any) => i.id === mine.invoiceId);
+    expect(list.data.map((i: Item) => i.id)).toContain(mine.invoiceId);
+    expect(list.data.map((i: Item) => i.id)).not.toContain(other.invoiceId);
+    const inv = list.data.find((i: Item) => i.id === mine.invoiceId);
     expect(inv).toMatchObject({
       document_type: 'invoice',
       customer_id: jan.apltId,
@@ -149,7 +152,7 @@ describe('store: my orders, invoices and quotations', () => {
     for (const key of ['pdf_path', 'pdf_sha256', 'created_by', 'metadata'])
       expect(inv).not.toHaveProperty(key);
     const byStatus = (await get(`/store/aplt/invoices?status=${inv.status}`, jan.token)).json();
-    expect(byStatus.data.every((i: any) => i.status === inv.status)).toBe(true);
+    expect(byStatus.data.every((i: Item) => i.status === inv.status)).toBe(true);
     expect((await get('/store/aplt/invoices?status=unknown', jan.token)).statusCode).toBe(400);
 
     expect((await get(`/store/aplt/invoices/${mine.invoiceId}`, jan.token)).json()).toMatchObject({
@@ -226,7 +229,7 @@ describe('store: my orders, invoices and quotations', () => {
     });
     expect(reject.statusCode).toBe(200);
     const list = (await get('/store/aplt/quotes', jan.token)).json();
-    const byId = new Map(list.data.map((q: any) => [q.id, q]));
+    const byId = new Map(list.data.map((q: Item) => [q.id, q]));
     expect(byId.get(soon)).toMatchObject({
       valid_until: addDays(t, 2),
       expires_at: `${addDays(t, 3)}T00:00:00.000Z`,

@@ -31,6 +31,9 @@ import {
   useTempStores,
 } from './store-fixtures';
 
+/** An item of a JSON answer, read by the fields the test names. */
+type Item = Record<string, unknown>;
+
 const MB5 = 5 * 1024 * 1024;
 
 describe('store: returns with photos', () => {
@@ -147,7 +150,7 @@ describe('store: returns with photos', () => {
         { invoice_line_id: mugs!.id, quantity: 1, reason: 'other', reason_text: 'Verkeerde kleur opdruk' },
       ],
     });
-    expect(ret.photos.map((p: any) => [p.slot, p.content_type])).toEqual([
+    expect(ret.photos.map((p: Item) => [p.slot, p.content_type])).toEqual([
       [1, 'image/jpeg'],
       [2, 'image/png'],
     ]);

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateSecrets, loadEnv, pgEnv, redisEnv } from '@aplt/config';
 import {
+  type ApltDatabase,
+  type ControlDatabase,
   createPgDb,
   dropPgDatabase,
   ensurePgDatabase,
@@ -28,8 +30,8 @@ export async function modalFixture() {
   const names = { control: `bench_control_${suffix}`, aplt: `bench_aplt_${suffix}` };
   await ensurePgDatabase(server, names.control);
   await ensurePgDatabase(server, names.aplt);
-  const control = createPgDb({ ...server, database: names.control }, { max: 2 });
-  const aplt = createPgDb({ ...server, database: names.aplt }, { max: 2 });
+  const control = createPgDb<ControlDatabase>({ ...server, database: names.control }, { max: 2 });
+  const aplt = createPgDb<ApltDatabase>({ ...server, database: names.aplt }, { max: 2 });
   await migrateToLatest(control, 'control');
   await migrateToLatest(aplt, 'aplt');
   await upsertDemoCatalog(aplt);

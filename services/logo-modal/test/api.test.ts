@@ -207,7 +207,7 @@ describe('logo modal API', () => {
 
   describe('a transaction from creation to cancel', () => {
     let tx: { transaction_id: string };
-    let added: Record<string, any>;
+    let added: Record<string, unknown>;
 
     it('creates a draft with file links, which answer 404 before generation', async () => {
       tx = await createTx({ callbackUrl: `${receiver.url}/hooks/logo?shop=1` });

@@ -8,7 +8,7 @@ import { type ModalHarness, multipart, startHarness, vectorLogo } from './helper
 interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  json: any;
+  json: unknown;
   /** Whether the request went out on a connection an earlier request had used. */
   reusedSocket: boolean;
 }

@@ -10,6 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventTypes, launchChromium, openModalFrom, uploadLogo, waitForEvents } from './browser';
 import { type ModalHarness, startHarness, vectorLogo } from './helpers';
 
+/** The demo shop page keeps every message it receives (see its script below). */
+type DemoShopWindow = Window & { demoEvents: DemoEvent[] };
+/** A message to the shop, as the modal posts it. */
+interface DemoEvent {
+  type: string;
+  transactionId: string;
+  basketId: string;
+  logoConfig: { x: number } & Record<string, unknown>;
+}
+
 const publicDir = new URL('../public/demo-shop/', import.meta.url);
 
 /** The webshop on its own loopback origin: the demo shop's files, served by a plain node:http server. */
@@ -125,7 +135,7 @@ describe('the modal in Chromium, embedded by a webshop on another origin', () =>
     // CLOSE_MODAL removed the iframe.
     expect(await page.$('iframe#logo-modal')).toBeNull();
 
-    const msg = (await page.evaluate(() => (window as any).demoEvents[1])) as Record<string, any>;
+    const msg = (await page.evaluate(() => (window as unknown as DemoShopWindow).demoEvents[1]))!;
     const base = `${modalOrigin}/api/transactions/${msg.transactionId}`;
     expect(msg).toMatchObject({
       type: 'SERVICE_LOGO_ADD_TO_ORDER',
@@ -240,10 +250,12 @@ describe('the modal in Chromium, embedded by a webshop on another origin', () =>
     await popup.evaluate(() => window.opener.postMessage({ type: 'ping' }, '*'));
     // The opener is behind its popup: a background page gets no animation frames, so the wait
     // polls on a timer instead of puppeteer's default requestAnimationFrame (which could hang).
-    await outsider.waitForFunction(() => (window as any).demoEvents.length > 0, { polling: 50 });
-    expect(await outsider.evaluate(() => (window as any).demoEvents.map((e: any) => e.type))).toEqual([
-      'ping',
-    ]);
+    await outsider.waitForFunction(() => (window as unknown as DemoShopWindow).demoEvents.length > 0, {
+      polling: 50,
+    });
+    expect(
+      await outsider.evaluate(() => (window as unknown as DemoShopWindow).demoEvents.map((e) => e.type)),
+    ).toEqual(['ping']);
     await popup.close();
     await outsider.close();
 
@@ -255,10 +267,12 @@ describe('the modal in Chromium, embedded by a webshop on another origin', () =>
       window.open(url, 'modal2');
     }, `${modalOrigin}/modal/?sku=900-02`);
     const popup2 = await (await insiderTarget).page();
-    await insider.waitForFunction(() => (window as any).demoEvents.length > 0, { polling: 50 });
-    expect(await insider.evaluate(() => (window as any).demoEvents.map((e: any) => e.type))).toEqual([
-      'CONFIGURATOR_READY',
-    ]);
+    await insider.waitForFunction(() => (window as unknown as DemoShopWindow).demoEvents.length > 0, {
+      polling: 50,
+    });
+    expect(
+      await insider.evaluate(() => (window as unknown as DemoShopWindow).demoEvents.map((e) => e.type)),
+    ).toEqual(['CONFIGURATOR_READY']);
     await popup2?.close();
     await insider.close();
   });

@@ -4,7 +4,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { loadEnv, pgAddressFromEnv, pgEnv } from '@aplt/config';
-import { createPgDb, isUniqueViolation } from '@aplt/db';
+import { type AccessDatabase, createPgDb, isUniqueViolation } from '@aplt/db';
 import { createUser } from '../auth/login.service';
 import { configShape } from '../config';
 
@@ -28,7 +28,7 @@ if (!password) {
   password = await rl.question('Password: ');
   rl.close();
 }
-const db = createPgDb({ ...pgAddressFromEnv(config), database: config.PG_DB });
+const db = createPgDb<AccessDatabase>({ ...pgAddressFromEnv(config), database: config.PG_DB });
 try {
   const roles = (opt('roles') ?? 'access-admin,license-admin').split(',').filter(Boolean);
   const user = await createUser({ db }, { email, password, roles, tenantId: opt('tenant') ?? null });

@@ -19,7 +19,7 @@ export interface AccountRow {
   last_name: string | null;
   phone: string | null;
   company_name: string | null;
-  metadata: Record<string, any> | null;
+  metadata: Record<string, unknown> | null;
   created_at: Date;
   updated_at: Date;
 }

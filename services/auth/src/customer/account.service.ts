@@ -25,7 +25,7 @@ export type Account = repo.AccountRow & { email: string };
 
 export function profileView(a: Account) {
   const m = a.metadata ?? {};
-  const language = LANGUAGES.includes(m.preferred_language) ? (m.preferred_language as Language) : 'nl';
+  const language = LANGUAGES.find((l) => l === m.preferred_language) ?? 'nl';
   const n = (m.notifications ?? {}) as Partial<Notifications>;
   return {
     id: a.id,

@@ -14,8 +14,15 @@ const intentWords: Array<[Intent, RegExp]> = [
 ];
 
 /** The tenant's own figures, straight from its aplt tables; every answer carries the numbers used. */
-export async function assistData(db: Kysely<ApltDatabase>, intents: Intent[]) {
-  const data: Record<string, unknown> = {};
+/** The figures behind an answer, by intent (only the intents asked for); a type, so a JSON record. */
+export type AssistData = {
+  open_quotations?: { count: number; total: string; expiring_within_7_days: number };
+  overdue_invoices?: { count: number; outstanding: string; oldest_due_date: string | null };
+  best_sellers?: Array<{ sku: string; description: string | null; quantity: number; revenue: string }>;
+};
+
+export async function assistData(db: Kysely<ApltDatabase>, intents: Intent[]): Promise<AssistData> {
+  const data: AssistData = {};
   if (intents.includes('open_quotations')) {
     const r = await facts.openQuotations(db);
     data.open_quotations = {
@@ -44,7 +51,7 @@ export async function assistData(db: Kysely<ApltDatabase>, intents: Intent[]) {
   return data;
 }
 
-function template(lang: 'nl' | 'en', data: Record<string, any>): string {
+function template(lang: 'nl' | 'en', data: AssistData): string {
   const parts: string[] = [];
   const q = data.open_quotations;
   if (q)
@@ -60,8 +67,7 @@ function template(lang: 'nl' | 'en', data: Record<string, any>): string {
         ? `${i.count} facturen zijn over de vervaldatum, openstaand € ${i.outstanding}${i.oldest_due_date ? ` (oudste vervaldatum ${i.oldest_due_date})` : ''}.`
         : `${i.count} invoices are overdue, € ${i.outstanding} outstanding${i.oldest_due_date ? ` (oldest due date ${i.oldest_due_date})` : ''}.`,
     );
-  const b = data.best_sellers as
-    Array<{ sku: string; description: string | null; quantity: number }> | undefined;
+  const b = data.best_sellers;
   if (b)
     parts.push(
       b.length === 0

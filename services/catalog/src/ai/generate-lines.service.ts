@@ -33,10 +33,23 @@ const LINES_PROMPT = `Split a request for promotional products (Dutch, English o
 {"items":[{"terms": product words, "colour": English colour or null, "quantity": integer or null,
 "technique": "pad print"|"screen print"|"laser engraving"|"embroidery"|"full colour"|null, "colours": integer print colours or 1}]}.`;
 
+/** An item of the model's answer: only `terms` is required, the rest is checked where it is read. */
+interface AiItem {
+  terms: string;
+  colour?: unknown;
+  quantity?: unknown;
+  technique?: unknown;
+  colours?: unknown;
+}
+const isAiItem = (i: unknown): i is AiItem =>
+  typeof i === 'object' && i !== null && typeof (i as { terms?: unknown }).terms === 'string';
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0;
+
 async function requestsFrom(ai: AiProvider, text: string): Promise<{ requests: Request[]; source: string }> {
   const answer = await ai.completeJson(LINES_PROMPT, text);
-  const items = Array.isArray(answer?.items) ? (answer.items as any[]) : undefined;
-  if (items && items.length > 0 && items.every((i) => typeof i?.terms === 'string')) {
+  const raw = answer?.items;
+  const items: unknown[] | undefined = Array.isArray(raw) ? raw : undefined;
+  if (items && items.length > 0 && items.every(isAiItem)) {
     return {
       source: ai.name,
       requests: items.map((i) => ({
@@ -45,9 +58,9 @@ async function requestsFrom(ai: AiProvider, text: string): Promise<{ requests: R
           colour: typeof i.colour === 'string' ? i.colour.toLowerCase() : null,
           max_unit_price: null,
           technique: typeof i.technique === 'string' ? i.technique : null,
-          quantity: Number.isInteger(i.quantity) && i.quantity > 0 ? i.quantity : null,
+          quantity: isCount(i.quantity) ? i.quantity : null,
         },
-        colours: Number.isInteger(i.colours) && i.colours > 0 ? i.colours : 1,
+        colours: isCount(i.colours) ? i.colours : 1,
         text: String(i.terms),
       })),
     };

@@ -64,7 +64,7 @@ export async function queueDashboard(app: App, queues: QueueClient) {
   await app.register(async (scope) => {
     scope.addHook('preHandler', guard);
     adoptBoard(scope);
-    await scope.register(serverAdapter.registerPlugin() as any, { prefix: BASE });
+    await scope.register(serverAdapter.registerPlugin(), { prefix: BASE });
   });
   // Outside the guard: signing out must work with an expired session too.
   app.get(SIGN_OUT, { schema: { hide: true }, config: dashboardLicensing }, async (_request, reply) =>

@@ -227,7 +227,10 @@ export async function insertDocumentFixture(
     .insertInto('aplt_invoice_lines')
     .values(
       sameLines(pen).map((l, i) => {
-        const { technique_id: _t, print_position_id: _p, logo_transaction_id: _lt, ...rest } = l as any;
+        // Order-line columns the invoice lines do not have, left out should a line carry them.
+        const line: typeof l &
+          Partial<Record<'technique_id' | 'print_position_id' | 'logo_transaction_id', unknown>> = l;
+        const { technique_id: _t, print_position_id: _p, logo_transaction_id: _lt, ...rest } = line;
         return {
           ...rest,
           invoice_id: invoiceId,

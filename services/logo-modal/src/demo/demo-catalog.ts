@@ -183,10 +183,10 @@ export async function upsertDemoCatalog(db: Kysely<ApltDatabase>): Promise<void>
         })
         .onConflict((oc) =>
           oc.column('sku').doUpdateSet({
-            retail_price_100: (eb: any) => eb.ref('excluded.retail_price_100'),
-            name_nl: (eb: any) => eb.ref('excluded.name_nl'),
+            retail_price_100: (eb) => eb.ref('excluded.retail_price_100'),
+            name_nl: (eb) => eb.ref('excluded.name_nl'),
             has_svg_template: true,
-            svg_template_path: (eb: any) => eb.ref('excluded.svg_template_path'),
+            svg_template_path: (eb) => eb.ref('excluded.svg_template_path'),
           }),
         )
         .returning('id')
@@ -205,8 +205,8 @@ export async function upsertDemoCatalog(db: Kysely<ApltDatabase>): Promise<void>
           .values({ product_id: product.id, ...v })
           .onConflict((oc) =>
             oc.column('sku').doUpdateSet({
-              color_name: (eb: any) => eb.ref('excluded.color_name'),
-              hex: (eb: any) => eb.ref('excluded.hex'),
+              color_name: (eb) => eb.ref('excluded.color_name'),
+              hex: (eb) => eb.ref('excluded.hex'),
             }),
           )
           .execute();
@@ -223,8 +223,8 @@ export async function upsertDemoCatalog(db: Kysely<ApltDatabase>): Promise<void>
           })
           .onConflict((oc) =>
             oc.columns(['product_id', 'position_code']).doUpdateSet({
-              print_area: (eb: any) => eb.ref('excluded.print_area'),
-              coordinates: (eb: any) => eb.ref('excluded.coordinates'),
+              print_area: (eb) => eb.ref('excluded.print_area'),
+              coordinates: (eb) => eb.ref('excluded.coordinates'),
             }),
           )
           .execute();

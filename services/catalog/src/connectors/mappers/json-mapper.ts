@@ -20,7 +20,7 @@ import {
 import { streamJsonRecords } from '../readers/json-reader';
 import { mapRecords, type Parsed } from './parsed';
 
-type Rec = Record<string, any>;
+type Rec = Record<string, unknown>;
 const keyOf = (r: Rec) => text(r?.master_code) ?? text(r?.sku) ?? text(r?.id);
 
 /** A per-language field: a plain string (one-language feed) or {nl, en, de}. */

@@ -17,7 +17,15 @@ import {
 import { asArray, streamXmlRecords, type XmlObject } from '../readers/xml-reader';
 import { mapRecords } from './parsed';
 
-type X = Record<string, any>;
+type X = Record<string, unknown>;
+/** A named child element; text or a list has none (undefined, as a property read on them gave). */
+const child = (v: unknown, name: string): unknown =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as X)[name] : undefined;
+/**
+ * The child elements `name` of `v` as records. Taken as records unchecked: a text in their place
+ * has none of the fields, so the field reads refuse the row.
+ */
+const childRecords = (v: unknown, name: string): X[] => asArray(child(v, name) as X | X[] | undefined);
 const keyOf = (r: X) => text(r.ref) ?? text(r.refct) ?? text(r.code);
 
 export function mapXmlProduct(r: X): ProductRow {
@@ -34,8 +42,8 @@ export function mapXmlProduct(r: X): ProductRow {
     countryOfOrigin: text(r.origin)?.toUpperCase(),
     categoryCode: text(r.category),
     printable: text(r.printable) !== '0',
-    images: asArray(r.images?.image).map(String),
-    variants: asArray<X>(r.variants?.variant).map((v) => ({
+    images: asArray(child(r.images, 'image')).map(String),
+    variants: childRecords(r.variants, 'variant').map((v) => ({
       supplierSku: requiredText(v.refct, 'variant.refct'),
       colorCode: requiredText(v.colour, 'variant.colour'),
       colorName: text(v.colourname),
@@ -109,9 +117,9 @@ export function mapXmlPrintjob(r: X, supplier: string): PrintRow {
 export function mapXmlPrintProduct(r: X, supplier: string): PrintRow[] {
   const masterCode = requiredText(r.ref, 'ref');
   const rows: PrintRow[] = [];
-  for (const job of asArray<X>(r.printjobs?.printjob)) {
+  for (const job of childRecords(r.printjobs, 'printjob')) {
     const code = `${supplier}-${requiredText(job.teccode, 'printjob.teccode')}`;
-    for (const area of asArray<X>(job.areas?.area)) {
+    for (const area of childRecords(job.areas, 'area')) {
       const widthMm = optionalDecimal(area.areawidth, 'areawidth');
       // "areahight" is the supplier's spelling.
       const heightMm = optionalDecimal(area.areahight, 'areahight');

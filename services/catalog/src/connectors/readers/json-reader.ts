@@ -42,7 +42,7 @@ function closingQuote(text: string, from: number): number {
  * passes them (a price list's `currency` beside its `price` array), so a mapper can read the ones
  * that came before a record.
  */
-export async function* streamJsonRecords<T = Record<string, any>>(
+export async function* streamJsonRecords<T = Record<string, unknown>>(
   input: Readable,
   paths: RegExp,
   rootStrings?: Record<string, string>,
