@@ -16,13 +16,10 @@ export type CsrfCheck = (request: FastifyRequest, reply: FastifyReply, done: (er
  * lives in a SameSite=Strict, HttpOnly cookie, and every state-changing request carries a salted
  * token made from it in the x-csrf-token header, which a page of another origin can neither read
  * nor make. Returns the check as a callback hook (cheap on every request) for the service to add
- * where it wants it; `appliesTo` narrows it (the portal: its JSON API). A refusal is sent by the
+ * where it wants it (behind its own filters, if any). A refusal is sent by the
  * library (FST_CSRF_*) and shaped into the stable 403 body by the shared error handler.
  */
-export async function csrfGuard(
-  app: FastifyInstance,
-  opts: { cookie: string; appliesTo?: (request: FastifyRequest) => boolean },
-): Promise<CsrfCheck> {
+export async function csrfGuard(app: FastifyInstance, opts: { cookie: string }): Promise<CsrfCheck> {
   await app.register(csrfProtection, {
     cookieKey: opts.cookie,
     cookieOpts: { path: '/', sameSite: 'strict', httpOnly: true },
@@ -30,9 +27,8 @@ export async function csrfGuard(
     logLevel: 'debug',
   });
   const protect = app.csrfProtection.bind(app);
-  const applies = opts.appliesTo ?? (() => true);
   return function csrfCheck(request, reply, done) {
-    if (safeMethods.has(request.method) || !applies(request)) return done();
+    if (safeMethods.has(request.method)) return done();
     protect(request, reply, done);
   };
 }

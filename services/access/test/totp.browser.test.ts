@@ -20,6 +20,7 @@ import { codeFromMail } from './helpers';
 const SHOTS = fileURLToPath(new URL('../../../.run/screenshots/access/', import.meta.url));
 const USER = { email: 'phone-user@example.com', password: 'Correct-Horse-42!' };
 const ADMIN = { email: 'phone-admin@example.com', password: 'Correct-Horse-43!' };
+const PLAIN = { email: 'plain-user@example.com', password: 'Correct-Horse-44!' };
 
 describe('sign-in security page and the authenticator login, in a real browser through the proxy', () => {
   let fleet: TestFleet;
@@ -39,6 +40,7 @@ describe('sign-in security page and the authenticator login, in a real browser t
     });
     await createUser({ db: access.accessDb! }, { ...USER, roles: ['license-admin'] });
     await createUser({ db: access.accessDb! }, { ...ADMIN, roles: ['access-admin', 'license-admin'] });
+    await createUser({ db: access.accessDb! }, { ...PLAIN, roles: [] });
     proxy = await startTestProxy({ access });
     chromium = await launchChromium();
     browser = chromium.browser;
@@ -167,6 +169,83 @@ describe('sign-in security page and the authenticator login, in a real browser t
     expect(await third.$eval('#status', (e) => e.textContent)).toContain('7 recovery codes left');
     await page.close();
     expect(errors).toEqual([]);
+  });
+
+  it('answers an attacker on the new routes with 4xx, through the proxy from another address', async () => {
+    const page = await (await browser.createBrowserContext()).newPage();
+    await mailLogin(page, PLAIN);
+    const cookies = Object.fromEntries((await page.cookies()).map((c) => [c.name, c.value]));
+    const token = await page.evaluate(
+      async () => (await (await fetch('/api/auth/csrf')).json()).csrf_token as string,
+    );
+    const session = {
+      cookie: `aplt_session=${cookies.aplt_session}; aplt_csrf=${cookies.aplt_csrf}`,
+      'x-csrf-token': token,
+    };
+    const from = (
+      path: string,
+      opts: { method?: string; headers?: Record<string, string>; body?: object } = {},
+    ) => proxy.request('access.localhost', path, { localAddress: '127.0.0.2', ...opts });
+
+    // No session from an untrusted address: 401 for the API, a redirect to the login for the page.
+    expect((await from('/api/auth/totp')).status).toBe(401);
+    expect((await from('/api/auth/totp/setup', { method: 'POST', body: { password: 'x' } })).status).toBe(
+      403,
+    );
+    expect((await from('/account/security')).status).toBe(302);
+    // The router decodes the path: an encoded spelling is the same route under the same guard;
+    // another case is no route at all.
+    expect((await from('/api/auth/%74otp')).status).toBe(401);
+    expect((await from('/api/auth/%74otp', { headers: session })).json()).toMatchObject({ enabled: false });
+    expect((await from('/API/AUTH/TOTP', { headers: session })).status).toBe(404);
+    expect(
+      (await from('/api/auth/totp/%73etup', { method: 'POST', headers: session, body: {} })).status,
+    ).toBe(400);
+
+    // Malformed, NUL-carrying and oversize bodies: a 4xx with the error body.
+    for (const [path, body] of [
+      ['/api/auth/totp/setup', { password: 42 }],
+      ['/api/auth/totp/setup', { password: 'a'.repeat(1001) }],
+      ['/api/auth/totp/enable', { code: '12345a' }],
+      ['/api/auth/totp/enable', { code: '123456\u0000' }],
+      ['/api/auth/totp/disable', { password: '\u0000' }],
+      ['/api/auth/totp/recovery-codes', {}],
+    ] as const) {
+      const res = await from(path, { method: 'POST', headers: session, body });
+      expect(res.status, `${path} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(400);
+      expect(res.status, `${path} ${JSON.stringify(body)}`).toBeLessThan(500);
+      expect(typeof res.json().type).toBe('string');
+    }
+    const big = await from('/api/auth/totp/setup', {
+      method: 'POST',
+      headers: session,
+      body: { password: 'x'.repeat(2_000_000) },
+    });
+    expect(big.status).toBe(413);
+
+    // Someone else's authenticator is an admin's business only: a plain user gets 403 whatever
+    // the id, and an admin gets 400 for a malformed one and 404 for an unknown one.
+    expect((await from('/api/admin/users/1/totp', { method: 'DELETE', headers: session })).status).toBe(403);
+    const admin = await (await browser.createBrowserContext()).newPage();
+    await mailLogin(admin, ADMIN);
+    const ac = Object.fromEntries((await admin.cookies()).map((c) => [c.name, c.value]));
+    const at = await admin.evaluate(
+      async () => (await (await fetch('/api/auth/csrf')).json()).csrf_token as string,
+    );
+    const adminHeaders = {
+      cookie: `aplt_session=${ac.aplt_session}; aplt_csrf=${ac.aplt_csrf}`,
+      'x-csrf-token': at,
+    };
+    for (const [id, status] of [
+      ['abc', 400],
+      ['-1', 400],
+      ['%00', 400],
+      ['999999', 404],
+    ] as const)
+      expect(
+        (await from(`/api/admin/users/${id}/totp`, { method: 'DELETE', headers: adminHeaders })).status,
+        id,
+      ).toBe(status);
   });
 
   it('lets an access admin take a lost authenticator away on /admin/users', async () => {

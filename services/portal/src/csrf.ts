@@ -32,7 +32,7 @@ function originHost(origin: string): string | undefined {
  * from GET /api/csrf.
  */
 export async function registerCsrf(app: FastifyInstance): Promise<void> {
-  const tokenCheck = await csrfGuard(app, { cookie: CSRF_COOKIE, appliesTo: isApiRoute });
+  const tokenCheck = await csrfGuard(app, { cookie: CSRF_COOKIE });
   app.addHook('onRequest', (request, reply, done) => {
     if (!unsafe.has(request.method) || !isApiRoute(request)) return done();
     const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();

@@ -182,7 +182,7 @@ async function secondFactorHolds(
     );
   if (input.code === undefined) return false;
   if (challenge.channel === AUTHENTICATOR_CHANNEL) {
-    const state = await totp.totpState(deps.db, user.id);
+    const state = await totp.totpSecretOf(deps.db, user.id);
     const secret = state?.totp_secret
       ? openSecret(deps.config.ACCESS_TOTP_KEY, user.id, state.totp_secret)
       : null;

@@ -27,6 +27,14 @@ export const totpState = (db: Executor, userId: number) =>
     .where('id', '=', userId)
     .executeTakeFirst() as Promise<TotpState | undefined>;
 
+/** What a login checks an app code against: the sealed secret and the last step accepted. */
+export const totpSecretOf = (db: Executor, userId: number) =>
+  db
+    .selectFrom('access_users')
+    .select(['totp_secret', 'totp_last_step'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+
 /** Starts (or restarts) an enrolment: the sealed secret waits for a code that proves it. */
 export async function setPendingSecret(db: Executor, userId: number, sealed: string, ttlSeconds: number) {
   await db
