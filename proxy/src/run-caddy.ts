@@ -38,17 +38,21 @@ export async function startCaddy(
     },
   );
   let output = '';
+  let serving = false;
   const collect = (chunk: Buffer) => {
     const text = chunk.toString();
     output = (output + text).slice(-8_000);
+    serving ||= output.includes('serving initial configuration');
     opts.onOutput?.(text);
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  // Ready when Caddy itself says so and the port answers. An open port alone is not enough: when
+  // Caddy cannot bind (another process took the port), whatever holds it would answer instead.
   const deadline = Date.now() + 10_000;
-  while (!(await portOpen(opts.port))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
+  while (!(serving && (await portOpen(opts.port)))) {
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`caddy did not start on port ${opts.port}:\n${output}`);
     }

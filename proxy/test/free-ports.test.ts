@@ -1,6 +1,17 @@
-import { createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePorts } from '../src/free-port';
+import { freePort, freePorts } from '../src/free-port';
+import { startCaddy } from '../src/run-caddy';
+import { localUpstreams } from '../src/upstreams';
+
+const listen = (port: number) =>
+  new Promise<Server>((resolve, reject) => {
+    const server = createServer((socket) => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n'));
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+const close = (server: Server) => new Promise((r) => server.close(r));
 
 describe('freePorts', () => {
   it('gives distinct ports, none excluded, each one free to listen on', async () => {
@@ -9,16 +20,28 @@ describe('freePorts', () => {
     expect(ports).toHaveLength(40);
     expect(new Set(ports).size).toBe(40);
     expect(ports).not.toContain(first);
-    const servers = await Promise.all(
-      ports.map(
-        (port) =>
-          new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
-            const server = createServer();
-            server.once('error', reject);
-            server.listen(port, '127.0.0.1', () => resolve(server));
-          }),
-      ),
-    );
-    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+    const servers = await Promise.all(ports.map(listen));
+    await Promise.all(servers.map(close));
+  });
+
+  it('draws below the ephemeral range, so no listen(0) or outgoing connection can take the port meanwhile', async () => {
+    const [ephemeralLow] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
+    const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()));
+    for (const port of ports) expect(port).toBeLessThan(Number(ephemeralLow));
+  });
+});
+
+describe('startCaddy', () => {
+  it("fails when another process holds its port, rather than taking that process's answers for its own", async () => {
+    const port = await freePort();
+    const squatter = await listen(port);
+    try {
+      const upstreams = localUpstreams();
+      await expect(startCaddy({ port, domain: 'localhost', upstreams, bind: '127.0.0.1' })).rejects.toThrow(
+        /address already in use/,
+      );
+    } finally {
+      await close(squatter);
+    }
   });
 });
