@@ -38,6 +38,8 @@ export interface FleetSecrets {
   ACCESS_CAPTCHA_SECRET: string;
   /** Key that encrypts the access users' authenticator-app (TOTP) secrets at rest. */
   ACCESS_TOTP_KEY: string;
+  /** Key that encrypts the storefront customers' authenticator-app (TOTP) secrets (auth service). */
+  AUTH_TOTP_KEY: string;
   /** Ed25519 key (PKCS#8 DER, base64) with which the access service signs identity assertions. */
   ACCESS_ASSERTION_PRIVATE_KEY: string;
   /** Its public half (SPKI DER, base64): every tenant backend verifies assertions with it. */
@@ -51,6 +53,7 @@ export const secretNames = [
   'SERVICE_TOKEN',
   'ACCESS_CAPTCHA_SECRET',
   'ACCESS_TOTP_KEY',
+  'AUTH_TOTP_KEY',
   'ACCESS_ASSERTION_PRIVATE_KEY',
   'ACCESS_ASSERTION_PUBLIC_KEY',
   'CALLBACK_DEFAULT_SECRET',
@@ -65,6 +68,7 @@ export function generateSecrets(): FleetSecrets {
     SERVICE_TOKEN: random(),
     ACCESS_CAPTCHA_SECRET: random(),
     ACCESS_TOTP_KEY: random(),
+    AUTH_TOTP_KEY: random(),
     ACCESS_ASSERTION_PRIVATE_KEY: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
     ACCESS_ASSERTION_PUBLIC_KEY: publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
     CALLBACK_DEFAULT_SECRET: random(),

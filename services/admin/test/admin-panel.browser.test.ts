@@ -143,6 +143,7 @@ describe('the admin panel in Chromium through the real proxy', () => {
         LOG_LEVEL: 'silent',
         JWT_SECRET: secrets.JWT_SECRET,
         ACCESS_ASSERTION_PUBLIC_KEY: secrets.ACCESS_ASSERTION_PUBLIC_KEY,
+        AUTH_TOTP_KEY: secrets.AUTH_TOTP_KEY,
         REDIS_URL: redis.url,
         REDIS_PREFIX: redis.prefix,
         SMTP_HOST: '127.0.0.1',

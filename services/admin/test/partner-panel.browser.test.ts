@@ -130,6 +130,7 @@ describe('partner fulfilment on the order page', () => {
         LOG_LEVEL: 'silent',
         JWT_SECRET: secrets.JWT_SECRET,
         ACCESS_ASSERTION_PUBLIC_KEY: secrets.ACCESS_ASSERTION_PUBLIC_KEY,
+        AUTH_TOTP_KEY: secrets.AUTH_TOTP_KEY,
         REDIS_URL: redis.url,
         REDIS_PREFIX: redis.prefix,
         MAIL_WORKER: 'false',

@@ -294,6 +294,7 @@ describe('the sales pages in Chromium through the real proxy', () => {
         LOG_LEVEL: 'silent',
         JWT_SECRET: secrets.JWT_SECRET,
         ACCESS_ASSERTION_PUBLIC_KEY: secrets.ACCESS_ASSERTION_PUBLIC_KEY,
+        AUTH_TOTP_KEY: secrets.AUTH_TOTP_KEY,
         REDIS_URL: redis.url,
         REDIS_PREFIX: redis.prefix,
         MAIL_WORKER: 'false',

@@ -87,6 +87,7 @@ export async function authFixture(tenantCount: number, password: string) {
       LOG_LEVEL: 'silent',
       JWT_SECRET,
       ACCESS_ASSERTION_PUBLIC_KEY: secrets.ACCESS_ASSERTION_PUBLIC_KEY,
+      AUTH_TOTP_KEY: secrets.AUTH_TOTP_KEY,
       REDIS_URL: redisUrl,
       REDIS_PREFIX: prefix,
       LOGIN_RATE_MAX: '1000000',

@@ -8,6 +8,9 @@ export const configShape = {
   ...assertionEnv,
   ...redisEnv,
   ...smtpEnv,
+  // Encrypts the customers' authenticator-app (TOTP) secrets at rest; no default: a published key
+  // would let anyone with a database dump compute every customer's second factor.
+  AUTH_TOTP_KEY: env.secret(),
   // Reset tokens live 15 minutes in Medusa v2; kept configurable for operators, not for tests.
   RESET_TOKEN_TTL_SECONDS: env.int(900),
   // Storefront session cookie lifetime (spec: 7 days) and with remember-me (30 days).

@@ -178,7 +178,7 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
       url: '/store/customer/2fa',
       headers: { ...viaProxy(HOST), ...asCustomer },
     });
-    expect(before.json()).toEqual({ enabled: false, recovery_codes_remaining: 0 });
+    expect(before.json()).toEqual({ enabled: false, method: null, recovery_codes_remaining: 0 });
 
     const enabled = await post('/store/customer/2fa', { enabled: true }, asCustomer);
     expect(enabled.statusCode).toBe(200);
@@ -255,7 +255,7 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
       url: '/store/customer/2fa',
       headers: { ...viaProxy(HOST), ...asCustomer },
     });
-    expect(status.json()).toEqual({ enabled: true, recovery_codes_remaining: 6 });
+    expect(status.json()).toEqual({ enabled: true, method: 'email', recovery_codes_remaining: 6 });
 
     expect((await post('/store/customer/2fa', { enabled: false }, asCustomer)).statusCode).toBe(400);
     expect(
@@ -263,7 +263,7 @@ describe('storefront customers: registration, verification, cookie sessions, OTP
         .statusCode,
     ).toBe(401);
     const off = await post('/store/customer/2fa', { enabled: false, password: PASSWORD }, asCustomer);
-    expect(off.json()).toEqual({ enabled: false });
+    expect(off.json()).toEqual({ enabled: false, method: null });
     expect((await login()).json()).toHaveProperty('token');
   });
 

@@ -22,6 +22,7 @@ export function testConfig(
     LOG_LEVEL: 'silent',
     JWT_SECRET: secrets.JWT_SECRET,
     ACCESS_ASSERTION_PUBLIC_KEY: secrets.ACCESS_ASSERTION_PUBLIC_KEY,
+    AUTH_TOTP_KEY: secrets.AUTH_TOTP_KEY,
     REDIS_URL: redis.url,
     REDIS_PREFIX: redis.prefix,
     SMTP_HOST: '127.0.0.1',

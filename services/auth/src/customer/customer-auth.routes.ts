@@ -24,7 +24,13 @@ import {
   resendVerification,
   verifyEmail,
 } from './customer-auth.service';
-import { disableTwoFactorFor, enableTwoFactorFor, twoFactorStatus } from './two-factor.service';
+import {
+  confirmAuthenticator,
+  disableTwoFactorFor,
+  enableTwoFactorFor,
+  startAuthenticatorSetup,
+  twoFactorStatus,
+} from './two-factor.service';
 
 /** Carries the pending second factor between the password step and the code step. */
 export const OTP_COOKIE = '_commerce_otp';
@@ -33,7 +39,34 @@ const email = z.string().trim().min(3).max(254).email();
 /** The storefront page's language: account e-mails use it when the customer has no preferred one. */
 const lang = z.enum(MAIL_LANGUAGES).optional();
 const sessionBody = z.object({ token: z.string() });
-const otpRequiredBody = z.object({ otp_required: z.literal(true), otp_token: z.string() });
+const twoFactorMethod = z.enum(['email', 'authenticator']);
+/** `method` tells the storefront what to ask for: the e-mailed code, or the authenticator app's. */
+const otpRequiredBody = z.object({
+  otp_required: z.literal(true),
+  otp_token: z.string(),
+  method: twoFactorMethod,
+});
+const sixDigits = z.string().regex(/^[0-9]{6}$/, 'a 6-digit code');
+const currentPassword = z.string().min(1).max(1024);
+
+/**
+ * The actions of POST /store/customer/2fa, keyed like the original `{enabled}` body:
+ * `{enabled: true}` (or `method: 'email'`) turns e-mailed codes on; `{enabled: true, method:
+ * 'authenticator', password}` starts an app enrolment (QR code and key); `{enabled: true, method:
+ * 'authenticator', code}` finishes it with the app's first code; `{enabled: false, password}`
+ * turns the second factor off, whichever it is. Unknown keys are refused, so a mixed body
+ * (a password and a code) is a 400, not a guess.
+ */
+const twoFactorAction = z.union([
+  z.strictObject({ enabled: z.literal(true), method: z.literal('email').optional() }),
+  z.strictObject({
+    enabled: z.literal(true),
+    method: z.literal('authenticator'),
+    password: currentPassword,
+  }),
+  z.strictObject({ enabled: z.literal(true), method: z.literal('authenticator'), code: sixDigits }),
+  z.strictObject({ enabled: z.literal(false), password: z.string().max(1024).optional() }),
+]);
 
 function cookieOptions(request: FastifyRequest, maxAgeSeconds: number) {
   return {
@@ -48,7 +81,7 @@ function cookieOptions(request: FastifyRequest, maxAgeSeconds: number) {
 function answerLogin(request: FastifyRequest, reply: FastifyReply, outcome: LoginOutcome) {
   if (outcome.kind === 'otp') {
     void reply.setCookie(OTP_COOKIE, outcome.otpToken, cookieOptions(request, outcome.maxAgeSeconds));
-    return { otp_required: true as const, otp_token: outcome.otpToken };
+    return { otp_required: true as const, otp_token: outcome.otpToken, method: outcome.method };
   }
   if (request.cookies[OTP_COOKIE]) void reply.clearCookie(OTP_COOKIE, { path: '/' });
   void reply.setCookie(CUSTOMER_COOKIE, outcome.token, cookieOptions(request, outcome.maxAgeSeconds));
@@ -193,10 +226,8 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
       schema: {
         body: z.object({
           email: z.string().min(1).max(320),
-          code: z
-            .string()
-            .regex(/^[0-9]{6}$/, 'a 6-digit code')
-            .optional(),
+          // The e-mailed code, or the authenticator app's when that is the customer's method.
+          code: sixDigits.optional(),
           recovery_code: z.string().min(1).max(64).optional(),
           resend: z.boolean().optional(),
           lang,
@@ -227,7 +258,11 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
     return { success: true };
   });
 
-  const status = z.object({ enabled: z.boolean(), recovery_codes_remaining: z.number().int() });
+  const status = z.object({
+    enabled: z.boolean(),
+    method: twoFactorMethod.nullable(),
+    recovery_codes_remaining: z.number().int(),
+  });
   app.get(
     '/store/customer/2fa',
     {
@@ -244,18 +279,39 @@ export function customerAuthRoutes(app: App, deps: AuthDeps): void {
       config: customerAccounts,
       preHandler: requireActor('customer'),
       schema: {
-        body: z.object({ enabled: z.boolean(), password: z.string().max(1024).optional() }),
+        body: twoFactorAction,
         response: {
-          200: z.object({ enabled: z.boolean(), recovery_codes: z.array(z.string()).optional() }),
+          200: z.object({
+            enabled: z.boolean(),
+            method: twoFactorMethod.nullable(),
+            recovery_codes: z.array(z.string()).optional(),
+            // Only in the answer that starts an authenticator enrolment.
+            setup: z
+              .object({
+                secret: z.string(),
+                otpauth_uri: z.string(),
+                qr_svg: z.string(),
+                qr_data_url: z.string(),
+                expires_in: z.number().int(),
+              })
+              .optional(),
+          }),
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const customerId = request.actor!.actorId;
-      if (request.body.enabled) return enableTwoFactorFor(deps, request.tenant, customerId);
-      if (!request.body.password)
-        throw badRequest('The password is required to turn off two-factor authentication');
-      return disableTwoFactorFor(deps, request.tenant, customerId, request.body.password);
+      const body = request.body;
+      // The answers carry a secret or recovery codes: no cache may keep them.
+      void reply.header('cache-control', 'no-store');
+      if (!body.enabled) {
+        if (!body.password)
+          throw badRequest('The password is required to turn off two-factor authentication');
+        return disableTwoFactorFor(deps, request.tenant, customerId, body.password);
+      }
+      if (body.method !== 'authenticator') return enableTwoFactorFor(deps, request.tenant, customerId);
+      if ('password' in body) return startAuthenticatorSetup(deps, request.tenant, customerId, body.password);
+      return confirmAuthenticator(deps, request.tenant, customerId, body.code);
     },
   );
 }

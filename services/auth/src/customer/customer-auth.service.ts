@@ -36,7 +36,9 @@ import {
   recentFailedAttempts,
   recordOtpAttempt,
   replaceOtpCode,
+  type TwoFactorMethod,
 } from './two-factor.repository';
+import { authenticatorCodeAccepted } from './two-factor.service';
 import { consumeVerification, insertVerification } from './verification.repository';
 
 export const OTP_MINUTES = 10;
@@ -66,7 +68,7 @@ const preferredOf = (metadata: Record<string, unknown> | null | undefined) => me
 
 export type LoginOutcome =
   | { kind: 'session'; token: string; maxAgeSeconds: number }
-  | { kind: 'otp'; otpToken: string; maxAgeSeconds: number };
+  | { kind: 'otp'; otpToken: string; maxAgeSeconds: number; method: TwoFactorMethod };
 
 export async function registerCustomer(
   deps: AuthDeps,
@@ -291,7 +293,8 @@ async function issueSession(
 
 /**
  * Password first; a verified e-mail is required; with 2FA on, a code is e-mailed instead of a
- * session. Tokens are dated from before the password was read (see adminLogin).
+ * session, or, with an authenticator app, nothing is sent and the app's code is asked for.
+ * Tokens are dated from before the password was read (see adminLogin).
  */
 export async function customerLogin(
   deps: AuthDeps,
@@ -316,10 +319,12 @@ export async function customerLogin(
       issuedAtMs: startedAt,
     });
   }
-  await sendOtp(deps, tenant, input.email, {
-    preferred: preferredOf(customer.metadata),
-    requested: input.lang,
-  });
+  if (twoFactor.method === 'email') {
+    await sendOtp(deps, tenant, input.email, {
+      preferred: preferredOf(customer.metadata),
+      requested: input.lang,
+    });
+  }
   const otpToken = await deps.tokens.otpPending(
     tenant,
     {
@@ -331,7 +336,7 @@ export async function customerLogin(
     OTP_MINUTES * 60,
     startedAt,
   );
-  return { kind: 'otp', otpToken, maxAgeSeconds: OTP_MINUTES * 60 };
+  return { kind: 'otp', otpToken, maxAgeSeconds: OTP_MINUTES * 60, method: twoFactor.method };
 }
 
 async function sendOtp(
@@ -359,7 +364,10 @@ export type OtpInput =
 
 /**
  * The second step of a 2FA login. The pending token proves the password step; at most three
- * failed codes per 15 minutes per address, then 429 until the oldest failure leaves the window.
+ * failed codes per 15 minutes per address (e-mailed, app or recovery codes alike), then 429 until
+ * the oldest failure leaves the window. With an authenticator app `code` is the app's code
+ * (checked against the method stored now, not the one at the password step) and there is
+ * nothing to resend.
  */
 export async function completeOtp(
   deps: AuthDeps,
@@ -378,7 +386,14 @@ export async function completeOtp(
     issuedAt: tokenIssuedAt(pending),
   });
   if (!stillValid) throw unauthorized('Login session expired; sign in again');
+  const db = deps.databases.aplt<ApltDatabase>(tenant);
+  const twoFactor = await findTwoFactor(db, input.email);
+  const byApp = twoFactor?.enabled === true && twoFactor.method === 'authenticator';
   if ('resend' in input) {
+    if (byApp)
+      throw conflict('No code is e-mailed: use the code from your authenticator app or a recovery code', {
+        method: 'authenticator',
+      });
     const customer = await findCustomer(
       deps.databases.commerce<CommerceDatabase>(tenant),
       pending.customer_id,
@@ -389,14 +404,15 @@ export async function completeOtp(
     });
     return { kind: 'resent' };
   }
-  const db = deps.databases.aplt<ApltDatabase>(tenant);
   const failed = await recentFailedAttempts(db, input.email, OTP_ATTEMPT_WINDOW_MINUTES);
   if (failed.count >= OTP_MAX_FAILED_ATTEMPTS) {
     throw tooManyRequests('Too many wrong codes. Try again later.', failed.retryAfterSeconds);
   }
   const ok =
     'code' in input
-      ? await consumeOtpCode(db, input.email, input.code)
+      ? byApp
+        ? await authenticatorCodeAccepted(deps, tenant, twoFactor, input.code)
+        : await consumeOtpCode(db, input.email, input.code)
       : await consumeRecoveryCode(db, input.email, recoveryCodeHash(input.recovery_code));
   await recordOtpAttempt(db, { email: input.email, succeeded: ok, ip });
   if (!ok) throw unauthorized('Invalid code');

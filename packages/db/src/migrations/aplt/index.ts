@@ -12,6 +12,7 @@ import * as m0910 from './0910_subscription_billing';
 import * as m0920 from './0920_partner_sync';
 import * as m0930 from './0930_dev_project_builds';
 import * as m0940 from './0940_partner_sync_keys_required';
+import * as m0950 from './0950_customer_totp';
 
 export const migrations = {
   '0001_aplt_schema': m0001,
@@ -28,4 +29,5 @@ export const migrations = {
   '0920_partner_sync': m0920,
   '0930_dev_project_builds': m0930,
   '0940_partner_sync_keys_required': m0940,
+  '0950_customer_totp': m0950,
 };

@@ -326,11 +326,21 @@ export interface ApltCustomer2fa {
   customer_email: string;
   id: Generated<number>;
   is_enabled: Generated<boolean>;
+  /**
+   * How the second step is proved: email (a 6-digit code is sent) or authenticator (TOTP app).
+   */
+  method: Generated<string>;
+  /**
+   * The authenticator app's secret, sealed (AES-256-GCM under AUTH_TOTP_KEY, bound to tenant and row); null for e-mailed codes.
+   */
   otp_secret: string | null;
   /**
    * JSON array of (at most) 8 hashed recovery codes; a used code is removed.
    */
   recovery_codes: Generated<Json>;
+  totp_last_step: number | null;
+  totp_pending_expires_at: Timestamp | null;
+  totp_pending_secret: string | null;
   updated_at: Generated<Timestamp>;
 }
 
