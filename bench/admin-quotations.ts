@@ -22,8 +22,8 @@ import {
 } from '@aplt/db';
 import { signActorToken, tenantJwtSecret } from '@aplt/http';
 import { allFeaturesClient, bareJsonServer, proxyHeaders, secrets } from '../services/catalog/bench/fixture';
-import { buildApp } from '../services/documents/src/app';
-import { loadConfig } from '../services/documents/src/config';
+import { buildApp } from '@aplt/service-documents/app';
+import { loadConfig } from '@aplt/service-documents/config';
 
 const N = Number(process.env.BENCH_QUOTATIONS ?? 10_000);
 /** Timed requests per case (after a warm-up of a tenth of them), spread over CLIENTS loops. */

@@ -11,7 +11,7 @@ import {
   redisUrl,
   resetTokenFor,
 } from '../services/auth/bench/fixture';
-import { startPasswordSyncWorker } from '../services/password-sync/src/worker';
+import { startPasswordSyncWorker } from '@aplt/service-password-sync/worker';
 
 const N = Number(process.env.N ?? 8);
 

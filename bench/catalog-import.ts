@@ -24,10 +24,14 @@ import {
   migrateToLatest,
   sql,
 } from '@aplt/db';
-import { findConnector, parsersByFormat } from '../services/catalog/src/connectors/connector-registry';
-import { syncCommerceCatalog } from '../services/catalog/src/sync/commerce-sync.service';
-import { runConnector } from '../services/catalog/src/connectors/connector-run.service';
-import { createRun, getRun } from '../services/catalog/src/connectors/sync-run.repository';
+import {
+  createRun,
+  findConnector,
+  getRun,
+  parsersByFormat,
+  runConnector,
+} from '@aplt/service-catalog/connectors';
+import { syncCommerceCatalog } from '@aplt/service-catalog/sync';
 
 const N = Number(process.env.BENCH_PRODUCTS ?? 100_000);
 const server = {

@@ -26,8 +26,8 @@ import {
   proxyHeaders,
   secrets,
 } from '../services/catalog/bench/fixture';
-import { buildApp } from '../services/catalog/src/app';
-import { loadConfig } from '../services/catalog/src/config';
+import { buildApp } from '@aplt/service-catalog/app';
+import { loadConfig } from '@aplt/service-catalog/config';
 
 const N = Number(process.env.BENCH_PRODUCTS ?? 10_000);
 const DURATION = Number(process.env.DURATION ?? 5);

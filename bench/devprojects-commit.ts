@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { GitRepository } from '../services/devprojects/src/git/git-repository';
+import { GitRepository } from '@aplt/service-devprojects/git';
 
 const exec = promisify(execFile);
 const BRANCHES = Number(process.env.BRANCHES ?? 8);

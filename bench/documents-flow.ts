@@ -5,10 +5,8 @@
 import { generateSecrets } from '@aplt/config';
 import { type ApltDatabase, createPgDb } from '@aplt/db';
 import { benchApltDb } from './documents-db';
-import { loadConfig } from '../services/documents/src/config';
-import { invoiceOrder } from '../services/documents/src/invoices/invoice.service';
-import { convertQuotation } from '../services/documents/src/orders/order.service';
-import { createQuotation } from '../services/documents/src/quotations/quotation.service';
+import { loadConfig } from '@aplt/service-documents/config';
+import { convertQuotation, createQuotation, invoiceOrder } from '@aplt/service-documents/flow';
 
 const SECONDS = Number(process.env.SECONDS ?? 5);
 // The services' config refuses to load without the fleet's secrets; fresh ones, as the start command makes.

@@ -4,7 +4,7 @@
 // bare one-row table. Target: at least 70% of the floor at 8 clients.
 import { type ApltDatabase, createPgDb, type Kysely, sql } from '@aplt/db';
 import { benchApltDb } from './documents-db';
-import { allocateNumber } from '../services/documents/src/numbering/number.repository';
+import { allocateNumber } from '@aplt/service-documents/numbering';
 
 const SECONDS = Number(process.env.SECONDS ?? 3);
 

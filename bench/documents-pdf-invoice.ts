@@ -6,14 +6,15 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { type ApltDatabase, createPgDb, dropPgDatabase, ensurePgDatabase, migrateToLatest } from '@aplt/db';
 import { BrowserPool, launchChromium } from '@aplt/browser';
-import { loadPrintableDocument } from '../services/documents/src/output/document.service';
-import { ImageEmbedder } from '../services/documents/src/output/image-embed';
-import { resolveChromiumPath } from '../services/documents/src/output/output.config';
-import { PDF_OPTIONS, renderPdf } from '../services/documents/src/output/pdf.service';
 import {
   footerTemplate,
+  ImageEmbedder,
+  loadPrintableDocument,
+  PDF_OPTIONS,
   renderDocumentHtml,
-} from '../services/documents/src/output/templates/document.template';
+  renderPdf,
+  resolveChromiumPath,
+} from '@aplt/service-documents/output';
 import { insertDocumentFixture } from '../services/documents/test/output/document-fixtures';
 
 const N = Number(process.env.N ?? 60);

@@ -3,12 +3,15 @@
 // loopback (queue + worker + HTTP), p50/p99 over sequential orders. Baseline in the same run: the
 // same renders called directly in-process (sharp + Chromium + gs), without HTTP, DB, store or queue.
 import { startHttpReceiver } from '@aplt/testing';
-import { BrowserPool } from '../services/logo-modal/src/render/browser';
-import { pdfToEps } from '../services/logo-modal/src/render/eps';
-import { logoOnlyHtml, proofHtml } from '../services/logo-modal/src/render/proof';
-import { renderScreenshot } from '../services/logo-modal/src/render/screenshot';
-import { sanitizeSvg } from '../services/logo-modal/src/files/svg-sanitize';
-import { toteTemplate } from '../services/logo-modal/src/demo/demo-catalog';
+import { toteTemplate } from '@aplt/service-logo-modal/demo';
+import {
+  BrowserPool,
+  logoOnlyHtml,
+  pdfToEps,
+  proofHtml,
+  renderScreenshot,
+  sanitizeSvg,
+} from '@aplt/service-logo-modal/render';
 import { modalFixture } from '../services/logo-modal/bench/fixture';
 import { multipart, vectorLogo } from '../services/logo-modal/test/helpers';
 

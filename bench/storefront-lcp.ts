@@ -11,7 +11,7 @@
 //   npx tsx bench/storefront-lcp.ts        (RUNS=9)
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { launchChromium } from '../packages/testing/src/chromium';
+import { launchChromium } from '@aplt/testing';
 import { startStorefrontFleet, viaProxy } from './storefront-fleet';
 
 // puppeteer-core's types, through the helper that owns the dependency.

@@ -12,11 +12,11 @@
 import { tenantContextFromEnv } from '@aplt/http';
 import { createMailer } from '@aplt/mail';
 import { createRedis, type WorkerHandle } from '@aplt/queue';
-import { startMailWorker } from '../../services/auth/src/shared/mail-queue';
-import { loadConfig as loadCatalogConfig } from '../../services/catalog/src/config';
-import { startCatalogWorkers } from '../../services/catalog/src/workers';
-import { startCallbackWorker } from '../../services/logo-modal/src/callbacks/callback.worker';
-import { loadConfig as loadModalConfig } from '../../services/logo-modal/src/config';
+import { startMailWorker } from '@aplt/service-auth/mail-worker';
+import { loadConfig as loadCatalogConfig } from '@aplt/service-catalog/config';
+import { startCatalogWorkers } from '@aplt/service-catalog/workers';
+import { startCallbackWorker } from '@aplt/service-logo-modal/callback-worker';
+import { loadConfig as loadModalConfig } from '@aplt/service-logo-modal/config';
 
 // One tenant context (pools) per service, as their own processes have in the fleet.
 const catalogCtx = tenantContextFromEnv({ poolMax: 12 }); // as services/catalog/src/worker.ts

@@ -23,15 +23,11 @@ import {
   viaProxy,
 } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../services/access/src/auth/login.service';
-import { seedTenantLicenses } from '../../services/access/src/licensing/license.service';
-import { cookieHeader, cookiesOf, type Send, startLogin } from '../../services/access/test/helpers';
+import { createUser, seedTenantLicenses } from '@aplt/service-access/seed';
+import { cookieHeader, cookiesOf, type Send, startLogin } from '@aplt/service-access/testing';
 import { seedDemoAdmins } from '../../services/auth/test/helpers';
 import { demoAdmin } from '../fleet/seeds/demo-tenants';
-import {
-  storeCacheChannel,
-  storeChangedPublisher,
-} from '../../services/catalog/src/store/store-cache-events';
+import { storeCacheChannel, storeChangedPublisher } from '@aplt/service-catalog/store-cache';
 
 /**
  * Issue #18, shared state only in shared places: two replicas each of the access, auth and

@@ -12,8 +12,8 @@ import {
   testServers,
 } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../services/documents/src/app';
-import { loadConfig } from '../../services/documents/src/config';
+import { buildApp } from '@aplt/service-documents/app';
+import { loadConfig } from '@aplt/service-documents/config';
 import { adminToken, seedCatalog, testEnv } from '../../services/documents/test/fixtures';
 import { expectOutageContained } from './pg-outage';
 

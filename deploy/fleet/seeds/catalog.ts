@@ -1,12 +1,8 @@
 import path from 'node:path';
 import { packageDir } from '@aplt/config';
 import { isUniqueViolation, sql } from '@aplt/db';
-import { findConnector, supplierCodes } from '../../../services/catalog/src/connectors/connector-registry';
-import { runConnector } from '../../../services/catalog/src/connectors/connector-run.service';
-import { createRun } from '../../../services/catalog/src/connectors/sync-run.repository';
-import { syncCommerceCatalog } from '../../../services/catalog/src/sync/commerce-sync.service';
-import { recordTenantUpdate } from '../../../services/catalog/src/sync/tenant-registry.repository';
-import { copyCatalog } from '../../../services/catalog/src/sync/tenant-update.service';
+import { createRun, findConnector, runConnector, supplierCodes } from '@aplt/service-catalog/connectors';
+import { copyCatalog, recordTenantUpdate, syncCommerceCatalog } from '@aplt/service-catalog/sync';
 import type { SeedContext } from './index';
 
 const fixtures =

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { GitRepositories } from '../../../services/devprojects/src/git/bot-repository';
-import { commit, createProject } from '../../../services/devprojects/src/projects/project.service';
+import { GitRepositories } from '@aplt/service-devprojects/git';
+import { commit, createProject } from '@aplt/service-devprojects/projects';
 import type { SeedContext } from './index';
 
 /** The demo dev project: a tiny static site whose build needs nothing from the network. */

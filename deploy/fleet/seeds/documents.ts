@@ -1,9 +1,12 @@
 import type { ApltDatabase, Kysely } from '@aplt/db';
-import { loadConfig } from '../../../services/documents/src/config';
-import { invoiceOrder } from '../../../services/documents/src/invoices/invoice.service';
-import { changeOrderStatus, convertQuotation } from '../../../services/documents/src/orders/order.service';
-import { registerPayment } from '../../../services/documents/src/payments/payment.service';
-import { createQuotation } from '../../../services/documents/src/quotations/quotation.service';
+import { loadConfig } from '@aplt/service-documents/config';
+import {
+  changeOrderStatus,
+  convertQuotation,
+  createQuotation,
+  invoiceOrder,
+  registerPayment,
+} from '@aplt/service-documents/flow';
 import type { SeedContext } from './index';
 
 const company = (name: string) => ({

@@ -1,4 +1,4 @@
-import { upsertDemoCatalog } from '../../../services/logo-modal/src/demo/demo-catalog';
+import { upsertDemoCatalog } from '@aplt/service-logo-modal/demo';
 import type { SeedContext } from './index';
 
 /** Demo products for the logo modal (SKUs 900-xx) in the master tenant's aplt DB, and where to try it. */

@@ -1,5 +1,5 @@
 import { sql } from '@aplt/db';
-import { hashPortalPassword } from '../../../services/portal/src/auth/password-hash';
+import { hashPortalPassword } from '@aplt/service-portal/password-hash';
 import type { SeedContext } from './index';
 
 export const demoPortalUsers = [

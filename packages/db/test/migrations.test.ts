@@ -9,7 +9,7 @@ import {
   migrationsOf,
   sql,
 } from '@aplt/db';
-import { createTestMysqlDatabase, createTestPgDatabase, testServers, uniqueName } from '@aplt/testing';
+import { createTestMysqlDatabase, createTestPgDatabase, testServers, uniqueName } from '../testing';
 import { Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
 

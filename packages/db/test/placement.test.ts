@@ -11,7 +11,7 @@ import {
   TenantDatabases,
   TenantRegistry,
 } from '@aplt/db';
-import { createTestFleet, type PgCluster, startPgCluster, type TestFleet, testServers } from '@aplt/testing';
+import { createTestFleet, type PgCluster, startPgCluster, type TestFleet, testServers } from '../testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);

@@ -1,4 +1,4 @@
-import { createTestFleet, type TestFleet } from '@aplt/testing';
+import { createTestFleet, type TestFleet } from '../testing';
 import { sql } from '@aplt/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

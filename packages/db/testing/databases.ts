@@ -16,7 +16,7 @@ import {
   type PgAddress,
   type PortalDatabase,
   sql,
-} from '@aplt/db';
+} from '../src';
 import { testRunId, testServers } from './servers';
 
 export type PgKind = Exclude<DatabaseKind, 'portal'>;

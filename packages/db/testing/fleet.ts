@@ -5,7 +5,7 @@ import {
   type TenantKind,
   TenantDatabases,
   TenantRegistry,
-} from '@aplt/db';
+} from '../src';
 import { createTestPgDatabase, type TestPgDatabase } from './databases';
 import { testServers } from './servers';
 

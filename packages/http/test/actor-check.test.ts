@@ -1,6 +1,8 @@
 import { type CommerceDatabase, type Kysely, newId, revokeTokensBefore, sql } from '@aplt/db';
 import { allFeaturesClient } from '@aplt/licensing';
-import { createTestFleet, freePort, type TestFleet, testSecrets, viaProxy } from '@aplt/testing';
+import { createTestFleet, type TestFleet } from '@aplt/db/testing';
+import { freePort } from '@aplt/proxy';
+import { testSecrets, viaProxy } from '../testing';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -10,7 +10,7 @@ import {
   sql,
   TenantRegistry,
 } from '@aplt/db';
-import { createTestFleet, type TestFleet, testServers, uniqueName } from '@aplt/testing';
+import { createTestFleet, type TestFleet, testServers, uniqueName } from '@aplt/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantContextFromEnv } from '../src/tenant-context';
 

@@ -1,5 +1,6 @@
 import { staticFeatureSource } from '@aplt/licensing';
-import { createTestFleet, type TestFleet, testSecrets, viaProxy } from '@aplt/testing';
+import { createTestFleet, type TestFleet } from '@aplt/db/testing';
+import { testSecrets, viaProxy } from '../testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { conflict, createApp, requireActor, signActorToken, tenantJwtSecret } from '../src';

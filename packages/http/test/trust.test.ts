@@ -1,6 +1,7 @@
 import { generateSecrets } from '@aplt/config';
 import { staticFeatureSource } from '@aplt/licensing';
-import { createTestFleet, type TestFleet, testSecrets, viaProxy } from '@aplt/testing';
+import { createTestFleet, type TestFleet } from '@aplt/db/testing';
+import { testSecrets, viaProxy } from '../testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ASSERTION_HEADER, AssertionSigner, createApp, safeEqual } from '../src';

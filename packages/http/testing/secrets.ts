@@ -1,5 +1,5 @@
 import { type FleetSecrets, generateSecrets } from '@aplt/config';
-import { ASSERTION_HEADER, type AssertionInput, AssertionSigner } from '@aplt/http';
+import { ASSERTION_HEADER, type AssertionInput, AssertionSigner } from '../src';
 
 let secrets: FleetSecrets | undefined;
 let signer: AssertionSigner | undefined;

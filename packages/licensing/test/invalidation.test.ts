@@ -1,4 +1,4 @@
-import { createTestRedis, type TestRedis } from '@aplt/testing';
+import { createTestRedis, type TestRedis } from '@aplt/db/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -10,7 +10,7 @@ import {
   sql,
 } from '@aplt/db';
 import type { TestProject } from 'vitest/node';
-import type { TestServers } from './servers';
+import type { TestServers } from '@aplt/db/testing';
 
 const pgKinds: Exclude<DatabaseKind, 'portal'>[] = ['control', 'access', 'commerce', 'aplt'];
 

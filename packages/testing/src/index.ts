@@ -1,15 +1,24 @@
-export { testServers, type TestServers } from './servers';
+// The harness pieces owned by the packages they test, so that those packages need no @aplt/testing.
 export {
-  createTestPgDatabase,
+  createTestFleet,
   createTestMysqlDatabase,
+  createTestPgDatabase,
+  createTestRedis,
   dropFleetDatabases,
+  startPgCluster,
   templateName,
-  type TestPgDatabase,
-  type TestMysqlDatabase,
+  testServers,
   uniqueName,
-} from './databases';
-export { createTestFleet, type TestFleet, type TestTenantDatabases, type TestTenantSpec } from './fleet';
-export { createTestRedis, type TestRedis } from './redis';
+  type PgCluster,
+  type TestFleet,
+  type TestMysqlDatabase,
+  type TestPgDatabase,
+  type TestRedis,
+  type TestServers,
+  type TestTenantDatabases,
+  type TestTenantSpec,
+} from '@aplt/db/testing';
+export { testSecrets, viaProxy } from '@aplt/http/testing';
 export { startTestRedisServer, type TestRedisServer } from './redis-server';
 export { startSmtpSink, type SmtpSink, type ReceivedMail } from './smtp-sink';
 export { startHttpReceiver, type HttpReceiver, type ReceivedRequest } from './http-receiver';
@@ -17,7 +26,6 @@ export { httpRequest, type HttpResponse } from './http-request';
 export { freePort } from '@aplt/proxy';
 export { startTestProxy, type TestProxy } from './proxy';
 export { launchChromium } from './chromium';
-export { testSecrets, viaProxy } from './secrets';
 export {
   startPartnerFake,
   type PartnerFake,
@@ -26,4 +34,3 @@ export {
   type PartnerRoute,
   type PartnerTransaction,
 } from './partner-fake';
-export { startPgCluster, type PgCluster } from './pg-cluster';

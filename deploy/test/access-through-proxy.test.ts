@@ -4,6 +4,15 @@ import { join } from 'node:path';
 import { createApp } from '@aplt/http';
 import { createLicenseClientFromEnv, HttpLicenseClient, type LicenseClientOptions } from '@aplt/licensing';
 import { buildApp as buildAdmin } from '@aplt/service-admin/app';
+import { createUser, seedTenantLicenses } from '@aplt/service-access/seed';
+import {
+  codeFromMail,
+  cookieHeader,
+  cookiesOf,
+  createAccessAppForTest,
+  type Send,
+  startLogin,
+} from '@aplt/service-access/testing';
 import { loadConfig as adminConfig } from '@aplt/service-admin/config';
 import {
   createTestFleet,
@@ -17,10 +26,6 @@ import {
   testSecrets,
 } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../src/auth/login.service';
-import { seedTenantLicenses } from '../src/licensing/license.service';
-import { createAccessAppForTest } from './access-app';
-import { codeFromMail, cookieHeader, cookiesOf, type Send, startLogin } from './helpers';
 
 const ADMIN = { email: 'ops@example.com', password: 'Correct-Horse-42!' };
 const OTHER = '127.0.0.2';

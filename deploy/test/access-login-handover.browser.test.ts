@@ -1,4 +1,6 @@
 import { allFeaturesClient } from '@aplt/licensing';
+import { createUser } from '@aplt/service-access/seed';
+import { codeFromMail, createAccessAppForTest } from '@aplt/service-access/testing';
 import { buildApp as buildAdmin } from '@aplt/service-admin/app';
 import { loadConfig as adminConfig } from '@aplt/service-admin/config';
 import {
@@ -13,9 +15,6 @@ import {
 } from '@aplt/testing';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../src/auth/login.service';
-import { createAccessAppForTest } from './access-app';
-import { codeFromMail } from './helpers';
 
 const USER = { email: 'visitor@example.com', password: 'Correct-Horse-42!' };
 

@@ -1,16 +1,16 @@
 import { featureCatalog } from '@aplt/licensing';
 import { describe, expect, it } from 'vitest';
-import { en } from '../web/src/i18n/translations/en';
-import { nl } from '../web/src/i18n/translations/nl';
-import { errorMessage } from '../web/src/lib/api-error';
-import { formatDate, formatMoney, formatPercent } from '../web/src/lib/format';
-import { loginPath, safeRedirect } from '../web/src/lib/session';
+import { en } from '../src/i18n/translations/en';
+import { nl } from '../src/i18n/translations/nl';
+import { errorMessage } from '../src/lib/api-error';
+import { formatDate, formatMoney, formatPercent } from '../src/lib/format';
+import { loginPath, safeRedirect } from '../src/lib/session';
 import {
   featuresWithoutItem,
   sidebarGroups,
   sidebarItems,
   visibleSections,
-} from '../web/src/navigation/sidebar-items';
+} from '../src/navigation/sidebar-items';
 
 /** Every leaf key of a nested texts object, as `a.b.c`. */
 function keys(obj: object, prefix = ''): string[] {
