@@ -46,7 +46,11 @@ export const retrieveCustomer = cache(async (): Promise<Customer | null> => {
 export const displayName = (c: Pick<Customer, 'first_name' | 'last_name' | 'email'>) =>
   [c.first_name, c.last_name].filter(Boolean).join(' ').trim() || c.email;
 
-export type LoginResult = { token: string } | { otp_required: true; otp_token: string };
+/** How the second step of a sign-in is proved: an e-mailed code, or an authenticator app's. */
+export type TwoFactorMethod = 'email' | 'authenticator';
+
+export type LoginResult =
+  { token: string } | { otp_required: true; otp_token: string; method?: TwoFactorMethod };
 
 /** `lang`: the page's language, for the e-mailed login code of a customer without a preferred one. */
 export function login(
@@ -159,8 +163,42 @@ export async function removeAvatar(): Promise<void> {
 
 export const fetchAvatar = () => storeRaw('/store/customers/me/avatar');
 
-export function twoFactorStatus(): Promise<{ enabled: boolean; recovery_codes_remaining: number }> {
+export function twoFactorStatus(): Promise<{
+  enabled: boolean;
+  method: TwoFactorMethod | null;
+  recovery_codes_remaining: number;
+}> {
   return storeJson('/store/customer/2fa');
+}
+
+/** What an authenticator enrolment shows once: the QR code, the key as text, and its lifetime. */
+export interface AuthenticatorSetup {
+  secret: string;
+  otpauth_uri: string;
+  qr_data_url: string;
+  expires_in: number;
+}
+
+/** Starts an authenticator-app enrolment (the password is asked again). */
+export async function startAuthenticatorSetup(password: string): Promise<AuthenticatorSetup> {
+  const { setup } = await storeJson<{ setup: AuthenticatorSetup }>('/store/customer/2fa', {
+    method: 'POST',
+    body: { enabled: true, method: 'authenticator', password },
+  });
+  return {
+    secret: setup.secret,
+    otpauth_uri: setup.otpauth_uri,
+    qr_data_url: setup.qr_data_url,
+    expires_in: setup.expires_in,
+  };
+}
+
+/** The app's first code turns it on; the answer holds the 8 recovery codes, this once. */
+export function confirmAuthenticator(code: string): Promise<{ enabled: true; recovery_codes: string[] }> {
+  return storeJson('/store/customer/2fa', {
+    method: 'POST',
+    body: { enabled: true, method: 'authenticator', code },
+  });
 }
 
 /** Turning 2FA on answers the 8 recovery codes: the only time they exist in plain text. */

@@ -23,6 +23,10 @@ export interface FormState {
   error?: string;
   ok?: string;
   codes?: string[];
+  /** An authenticator enrolment in progress: the QR code and the key, shown until confirmed. */
+  setup?: customers.AuthenticatorSetup;
+  /** The set-up has to start again (it expired). */
+  restart?: boolean;
 }
 
 const str = (f: FormData, name: string) => {
@@ -57,7 +61,12 @@ export async function loginAction(_prev: FormState, form: FormData): Promise<For
     return { error: accountError(lang, err, 'login') };
   }
   if ('otp_required' in result) {
-    await setPendingSignIn({ email, token: result.otp_token, remember });
+    await setPendingSignIn({
+      email,
+      token: result.otp_token,
+      remember,
+      method: result.method === 'authenticator' ? 'authenticator' : 'email',
+    });
     redirect(`/${lang}/account/login/code`);
   }
   await setSession(result.token, remember);
@@ -267,6 +276,36 @@ export async function enableTwoFactorAction(_prev: FormState, form: FormData): P
     const { recovery_codes } = await customers.enableTwoFactor();
     return { codes: recovery_codes };
   } catch (err) {
+    return { error: accountError(lang, err) };
+  }
+}
+
+/** Step 1 of an authenticator-app set-up: the password again, then the QR code and the key. */
+export async function startAuthenticatorAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const lang = langOf(form);
+  const password = form.get('password');
+  if (typeof password !== 'string' || !password) return { error: at(lang).errors.wrongPassword };
+  try {
+    return { setup: await customers.startAuthenticatorSetup(password) };
+  } catch (err) {
+    return { error: accountError(lang, err, 'password') };
+  }
+}
+
+/** Step 2: the app's first code turns it on; the answer holds the recovery codes, shown once. */
+export async function confirmAuthenticatorAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const lang = langOf(form);
+  const code = str(form, 'code').replace(/\s+/g, '');
+  if (!/^[0-9]{6}$/.test(code)) return { error: at(lang).errors.invalidCode };
+  try {
+    const { recovery_codes } = await customers.confirmAuthenticator(code);
+    revalidatePath(`/${lang}/account/security`);
+    return { codes: recovery_codes };
+  } catch (err) {
+    const status = err instanceof ApiError ? err.status : 0;
+    // 422: not the app's code (try the next one); 409: the set-up expired or was finished elsewhere.
+    if (status === 422) return { error: at(lang).authenticatorWrongCode };
+    if (status === 409) return { error: at(lang).authenticatorSetupExpired, restart: true };
     return { error: accountError(lang, err) };
   }
 }

@@ -3,8 +3,8 @@ import { CUSTOMER_COOKIE } from '@lib/data/customer-session';
 
 /*
  * The cookies of the account, all httpOnly and sameSite strict (spec 1): the session JWT
- * (`_commerce_jwt`, 7 days, 30 with remember-me) and, between the password and the e-mailed code
- * of a 2FA sign-in, the pending sign-in (10 minutes, like the code).
+ * (`_commerce_jwt`, 7 days, 30 with remember-me) and, between the password and the code of a
+ * 2FA sign-in (e-mailed, or from an authenticator app), the pending sign-in (10 minutes).
  */
 
 const DAY = 86_400;
@@ -38,6 +38,8 @@ export interface PendingSignIn {
   email: string;
   token: string;
   remember: boolean;
+  /** What the code page asks for; e-mail when the API did not say. */
+  method: 'email' | 'authenticator';
 }
 
 export async function setPendingSignIn(p: PendingSignIn): Promise<void> {
@@ -51,7 +53,12 @@ export async function pendingSignIn(): Promise<PendingSignIn | undefined> {
   try {
     const p = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<PendingSignIn>;
     if (typeof p.email === 'string' && typeof p.token === 'string')
-      return { email: p.email, token: p.token, remember: p.remember === true };
+      return {
+        email: p.email,
+        token: p.token,
+        remember: p.remember === true,
+        method: p.method === 'authenticator' ? 'authenticator' : 'email',
+      };
   } catch {
     // A damaged cookie is no pending sign-in.
   }

@@ -9,7 +9,10 @@ import { at } from '@modules/account/texts';
 
 export const metadata: Metadata = { title: 'Security' };
 
-/** Two-step verification: on (the 8 recovery codes are shown once), off with the password. */
+/**
+ * Two-step verification: on with e-mailed codes or an authenticator app (the 8 recovery codes are
+ * shown once), off with the password. With e-mailed codes on, an app can be set up in their place.
+ */
 export default async function SecurityPage({ params }: { params: Promise<{ lang: string }> }) {
   const lang = await pageLang(params);
   const tx = at(lang);
@@ -21,6 +24,7 @@ export default async function SecurityPage({ params }: { params: Promise<{ lang:
         className="tile wide"
         data-testid="two-factor"
         data-enabled={status.data?.enabled ? 'true' : 'false'}
+        data-method={status.data?.method ?? ''}
       >
         <h2>{tx.twoFactor}</h2>
         {status.error !== undefined ? (
@@ -29,7 +33,9 @@ export default async function SecurityPage({ params }: { params: Promise<{ lang:
           </p>
         ) : status.data.enabled ? (
           <>
-            <p>{tx.twoFactorOn}</p>
+            <p data-testid="two-factor-state">
+              {status.data.method === 'authenticator' ? tx.twoFactorOnApp : tx.twoFactorOn}
+            </p>
             <p className="muted">{tx.codesRemaining(status.data.recovery_codes_remaining)}</p>
             <ActionForm
               action={disableTwoFactorAction}
@@ -49,18 +55,14 @@ export default async function SecurityPage({ params }: { params: Promise<{ lang:
                 />
               </label>
             </ActionForm>
+            {status.data.method === 'email' && (
+              <div className="switch-method">
+                <TwoFactorEnable lang={lang} switching />
+              </div>
+            )}
           </>
         ) : (
-          <>
-            <TwoFactorEnable
-              offText={tx.twoFactorOff}
-              onText={tx.twoFactorOn}
-              lang={lang}
-              label={tx.enable2fa}
-              codesTitle={tx.recoveryCodesTitle}
-              codesIntro={tx.recoveryCodesIntro}
-            />
-          </>
+          <TwoFactorEnable lang={lang} />
         )}
       </section>
       <section className="tile wide danger-zone">

@@ -8,7 +8,10 @@ import { at } from '@modules/account/texts';
 
 export const metadata: Metadata = { title: 'Code' };
 
-/** The second step of a 2FA sign-in: the e-mailed 6-digit code, a recovery code, or a new code. */
+/**
+ * The second step of a 2FA sign-in: the e-mailed 6-digit code (or a new one), or the code of the
+ * customer's authenticator app (nothing to resend), or a recovery code.
+ */
 export default async function OtpPage({ params }: { params: Promise<{ lang: string }> }) {
   const lang = await pageLang(params);
   const tx = at(lang);
@@ -23,13 +26,14 @@ export default async function OtpPage({ params }: { params: Promise<{ lang: stri
         <Link href={`/${lang}/account/login`}>{tx.signIn}</Link>
       </>
     );
+  const byApp = pending.method === 'authenticator';
   return (
     <>
       <h1>{tx.otpTitle}</h1>
-      <p>{tx.otpIntro(pending.email)}</p>
+      <p data-testid="otp-intro">{byApp ? tx.otpIntroApp : tx.otpIntro(pending.email)}</p>
       <ActionForm action={otpAction} lang={lang} submitLabel={tx.confirm} testId="otp-form">
         <label className="field">
-          <span>{tx.code}</span>
+          <span>{byApp ? tx.appCodeLabel : tx.code}</span>
           <input
             name="code"
             inputMode="numeric"
@@ -41,17 +45,19 @@ export default async function OtpPage({ params }: { params: Promise<{ lang: stri
           />
         </label>
       </ActionForm>
-      <ActionForm
-        action={resendOtpAction}
-        lang={lang}
-        submitLabel={tx.resendCode}
-        className="account-form secondary"
-        testId="otp-resend"
-      >
-        {null}
-      </ActionForm>
+      {!byApp && (
+        <ActionForm
+          action={resendOtpAction}
+          lang={lang}
+          submitLabel={tx.resendCode}
+          className="account-form secondary"
+          testId="otp-resend"
+        >
+          {null}
+        </ActionForm>
+      )}
       <details className="recovery">
-        <summary>{tx.useRecovery}</summary>
+        <summary data-testid="use-recovery">{byApp ? tx.useRecoveryApp : tx.useRecovery}</summary>
         <ActionForm action={otpAction} lang={lang} submitLabel={tx.useRecoveryButton} testId="recovery-form">
           <label className="field">
             <span>{tx.recoveryCode}</span>
