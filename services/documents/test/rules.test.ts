@@ -113,6 +113,73 @@ describe('document rules (in-process app, real databases)', () => {
     expect(q.body).toMatchObject({ vat_total: '0.00', shipping_cost: '12.99', total: '137.99' });
   });
 
+  it('zero-rates an export outside the EU in category G, and charges Dutch VAT to a private customer in the EU', async () => {
+    const db = tenantDbs(fleet, 'acme').aplt;
+    const customer = (values: { email: string; country: string; vat_number?: string; company?: string }) =>
+      db
+        .insertInto('aplt_customers')
+        .values({ city: 'X', ...values })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.id));
+    const swiss = await customer({ email: 'einkauf@werbe.ch', country: 'CH', company: 'Werbe AG' });
+    const american = await customer({ email: 'jane@example.com', country: 'US' });
+    const germanPrivate = await customer({ email: 'max@example.de', country: 'DE' });
+
+    for (const customerId of [swiss, american]) {
+      const inv = await call('POST', '/admin/aplt/invoices', {
+        customer_id: customerId,
+        lines: [line(10, '12.50'), line(2, '10.00', { vat_rate: '9' })],
+      });
+      expect(inv.status).toBe(201);
+      expect(inv.body).toMatchObject({
+        reverse_charge: false,
+        vat_note: 'Export buiten de EU',
+        vat_total: '0.00',
+        total: '145.00',
+      });
+      // One G row at 0 %, whatever rates the lines came with (EN 16931 BR-G-01, BR-G-05).
+      expect(inv.body.vat_summary).toEqual([
+        expect.objectContaining({
+          vat_category: 'G',
+          vat_rate: '0.00',
+          taxable_amount: '145.00',
+          vat_amount: '0.00',
+        }),
+      ]);
+      expect(inv.body.lines.map((l: Item) => [l.vat_category, l.vat_rate])).toEqual([
+        ['G', '0.00'],
+        ['G', '0.00'],
+      ]);
+      const q = await call('POST', '/admin/aplt/quotations', {
+        customer_id: customerId,
+        lines: [line(10, '12.50')],
+      });
+      expect(q.status).toBe(201);
+      expect(q.body).toMatchObject({ vat_total: '0.00', total: '137.99' });
+      const proposal = await call('POST', '/admin/aplt/quotations/price-proposal', {
+        product_id: cat.productId,
+        quantity: 100,
+        customer_id: customerId,
+      });
+      expect(proposal.status, JSON.stringify(proposal.body)).toBe(200);
+      expect(proposal.body).toMatchObject({
+        vat_category: 'G',
+        vat_rate: '0.00',
+        vat_amount: '0.00',
+        reverse_charge: false,
+      });
+    }
+
+    // In the EU without a VAT number: a consumer, so Dutch VAT (no reverse charge, no export).
+    const inv = await call('POST', '/admin/aplt/invoices', {
+      customer_id: germanPrivate,
+      lines: [line(10, '12.50')],
+    });
+    expect(inv.body).toMatchObject({ reverse_charge: false, vat_note: null, vat_total: '26.25' });
+    expect(inv.body.vat_summary.map((r: Item) => r.vat_category)).toEqual(['S']);
+  });
+
   it('applies franco pricing: free only above the limit, settings override env, per-box cost when configured', async () => {
     const quote = async (price: string, qty = 1) =>
       (

@@ -17,7 +17,7 @@ import {
   findPaymentTermDays,
 } from '../shared/customer.repository';
 import { D, type Decimal, money, sum } from '../shared/money';
-import { categoryForRate, isReverseCharge, REVERSE_CHARGE_NOTE, vatSummary } from '../shared/vat';
+import { exemptionReason, lineVat, vatSummary, zeroRating } from '../shared/vat';
 import * as repo from './invoice.repository';
 import type { InvoiceHeader } from './invoice.repository';
 import { copiedLineFields } from '../shared/line-copy';
@@ -84,17 +84,13 @@ export async function writeInvoice(
   if (!draftLines.length) throw unprocessable('Nothing to invoice');
   const issueDate = opts.issue_date ?? today();
   const term = await termDays(trx, customer, opts.payment_term_days);
-  const reverse = isReverseCharge(customer);
-  const lines = draftLines.map((l) => ({
-    ...l,
-    vat_rate: reverse ? '0.00' : l.vat_rate,
-    vat_category: reverse ? 'AE' : categoryForRate(l.vat_rate),
-  }));
+  const rating = zeroRating(customer);
+  const lines = draftLines.map((l) => ({ ...l, ...lineVat(l.vat_rate, rating) }));
   const codes = await repo.activeVatCodes(trx);
   const codeFor = (category: string, rate: string) =>
     codes.find((c) => c.category === category && D(c.rate).eq(rate))?.id ?? null;
   for (const l of lines)
-    l.vat_code_id = codeFor(l.vat_category, l.vat_rate) ?? (reverse ? null : (l.vat_code_id ?? null));
+    l.vat_code_id = codeFor(l.vat_category, l.vat_rate) ?? (rating ? null : (l.vat_code_id ?? null));
   const summary = vatSummary(lines);
   const net = sum(summary.map((r) => r.taxable_amount));
   const vat = sum(summary.map((r) => r.vat_amount));
@@ -122,8 +118,8 @@ export async function writeInvoice(
     subtotal: money(net),
     vat_total: money(vat),
     total: money(net.plus(vat)),
-    reverse_charge: reverse,
-    vat_note: reverse ? REVERSE_CHARGE_NOTE : null,
+    reverse_charge: rating?.category === 'AE',
+    vat_note: rating?.note ?? null,
     notes: opts.notes ?? null,
     created_by: opts.actor,
   });
@@ -142,7 +138,7 @@ export async function writeInvoice(
       ...r,
       vat_code_id: codeFor(r.vat_category, r.vat_rate),
       invoice_id: header.id,
-      exemption_reason: r.vat_category === 'AE' ? REVERSE_CHARGE_NOTE : null,
+      exemption_reason: exemptionReason(r.vat_category),
     })),
   );
   // The number is taken last: the counter row stays locked only for the final statements.

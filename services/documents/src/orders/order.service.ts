@@ -24,7 +24,7 @@ import {
 import { jsonObject } from '../shared/json';
 import { D } from '../shared/money';
 import { pickDefined } from '../shared/values';
-import { isReverseCharge } from '../shared/vat';
+import { zeroRating } from '../shared/vat';
 import * as repo from './order.repository';
 import { type OrderFilter, type OrderStatus, orderTransitions } from './order.schemas';
 
@@ -226,7 +226,7 @@ export async function createOrder(
     const lines = await resolveLines(trx, input.lines, date);
     if (!lines.length) throw unprocessable('An order needs at least one line');
     const { vat_summary: _v, ...totals } = await computeTotals(trx, config, quotationAmountLines(lines), {
-      reverseCharge: isReverseCharge(customer ?? null),
+      zeroRating: zeroRating(customer),
       shippingOverride: input.shipping_cost ?? null,
     });
     const number = await allocateNumber(trx, 'O', Number(date.slice(0, 4)));

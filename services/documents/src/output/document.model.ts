@@ -101,7 +101,8 @@ export interface PrintableDocument {
   orderNumber: string | null;
   credited: { number: string; date: string } | null;
   creditReason: string | null;
-  reverseCharge: boolean;
+  /** AE (reverse charge) or G (export outside the EU): every amount is zero-rated in it. */
+  zeroRating: 'AE' | 'G' | null;
   vatNote: string | null;
   company: CompanyData;
   /** Company logo as a data: URI, or null. */

@@ -14,6 +14,7 @@ import type {
 import type { ImageEmbedder } from './image-embed';
 import * as repo from './output.repository';
 import { jsonObject } from '../shared/json';
+import { categoryForRate, exemptionReason, zeroRating } from '../shared/vat';
 
 type Customer = NonNullable<Awaited<ReturnType<typeof repo.findCustomer>>>;
 type Brand = NonNullable<Awaited<ReturnType<typeof repo.findBrand>>>;
@@ -57,13 +58,20 @@ export async function loadPrintableDocument(
   const lines = await Promise.all(
     lineRows.map((row) => toLine(row, setupRows, language, kind === 'quotation' ? images : null)),
   );
-  // Quotations and orders store no reverse-charge flag: the core decides it from the customer
-  // (another EU member state with its VAT number) and then stores no VAT; read it the same way.
-  const reverseCharge = isInvoice
+  // Quotations and orders store no zero-rating: the core decides it from the customer (reverse
+  // charge, export) and then stores no VAT; read it the same way. An invoice keeps what it was
+  // issued with, whatever the customer has become since.
+  const rated = zeroRating(customer);
+  const rating: 'AE' | 'G' | null = isInvoice
     ? header.reverse_charge === true
-    : intraEuB2b(customer) && new Decimal(header.vat_total ?? 0).isZero();
-  const vat =
-    isInvoice && vatRows.length > 0 ? vatRows.map(toVatRow) : computeVat(lines, header, reverseCharge);
+      ? 'AE'
+      : vatRows.some((r) => r.vat_category === 'G')
+        ? 'G'
+        : null
+    : rated && new Decimal(header.vat_total ?? 0).isZero()
+      ? rated.category
+      : null;
+  const vat = isInvoice && vatRows.length > 0 ? vatRows.map(toVatRow) : computeVat(lines, header, rating);
 
   return {
     kind,
@@ -97,7 +105,7 @@ export async function loadPrintableDocument(
     // A credited number comes with its invoice's (NOT NULL) issue date.
     credited: header.credited_number ? { number: header.credited_number, date: header.credited_date! } : null,
     creditReason: header.credit_reason ?? null,
-    reverseCharge,
+    zeroRating: rating,
     vatNote: header.vat_note ?? null,
     company,
     logo: await images.embed(company.logoUrl),
@@ -218,13 +226,14 @@ function toVatRow(r: VatSummaryRow): VatRow {
 /**
  * Quotations and orders have no stored VAT summary: group the taxable amounts by category and
  * rate and round the VAT once per group (EN 16931 BR-CO-17), never per line. Shipping is the
- * header's shipping cost at the standard rate; under reverse charge everything is AE at 0%.
+ * header's shipping cost at the standard rate; for a zero-rated customer everything is in its
+ * category (AE, G) at 0%.
  */
-function computeVat(lines: DocumentLine[], header: repo.Header, reverseCharge: boolean): VatRow[] {
+function computeVat(lines: DocumentLine[], header: repo.Header, rating: 'AE' | 'G' | null): VatRow[] {
   const groups = new Map<string, { category: string; rate: string; taxable: Decimal }>();
   const add = (rate: Decimal.Value, amount: Decimal.Value) => {
-    const r = reverseCharge ? '0.00' : new Decimal(rate).toFixed(2);
-    const category = reverseCharge ? 'AE' : new Decimal(r).isZero() ? 'Z' : 'S';
+    const r = rating ? '0.00' : new Decimal(rate).toFixed(2);
+    const category = rating ?? categoryForRate(r);
     const key = `${category}|${r}`;
     const entry = groups.get(key) ?? { category, rate: r, taxable: new Decimal(0) };
     entry.taxable = entry.taxable.plus(amount);
@@ -244,23 +253,9 @@ function computeVat(lines: DocumentLine[], header: repo.Header, reverseCharge: b
       rate: g.rate,
       taxable: g.taxable.toFixed(2),
       vat: g.taxable.times(g.rate).dividedBy(100).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2),
-      exemptionReason: g.category === 'AE' ? 'BTW verlegd' : null,
+      exemptionReason: exemptionReason(g.category),
     }))
     .sort((a, b) => new Decimal(b.rate).comparedTo(a.rate));
 }
 
 const STANDARD_RATE = '21';
-const HOME_COUNTRY = 'NL';
-const EU = new Set(
-  'AT BE BG CY CZ DE DK EE ES FI FR GR HR HU IE IT LT LU LV MT NL PL PT RO SE SI SK'.split(' '),
-);
-
-/** B2B customer in another EU member state whose VAT number carries that state's prefix. */
-function intraEuB2b(customer: Customer | undefined): boolean {
-  if (!customer || customer.country === HOME_COUNTRY || !EU.has(customer.country)) return false;
-  const prefix = customer.country === 'GR' ? 'EL' : customer.country;
-  const vat = String(customer.vat_number ?? '')
-    .replace(/[\s.-]/g, '')
-    .toUpperCase();
-  return new RegExp(`^${prefix}[0-9A-Z]{2,12}$`).test(vat);
-}

@@ -92,7 +92,7 @@ export function buildUbl(doc: PrintableDocument): string {
   const inclusive = lineSum.plus(taxTotal);
   // PEPPOL-EN16931-R002: one document-level note at most, so the VAT note and the reason share it.
   const note = [
-    doc.reverseCharge ? `BTW verlegd${doc.vatNote ? ` - ${doc.vatNote}` : ''}` : doc.vatNote,
+    doc.zeroRating === 'AE' ? `BTW verlegd${doc.vatNote ? ` - ${doc.vatNote}` : ''}` : doc.vatNote,
     credit ? doc.creditReason : null,
   ]
     .map(xmlText)
@@ -157,7 +157,7 @@ export function buildUbl(doc: PrintableDocument): string {
     amount(m, 'TaxInclusiveAmount', inclusive, cur);
     amount(m, 'PayableAmount', inclusive, cur);
   });
-  lines.forEach((l, i) => documentLine(root, l, i + 1, credit, cur, doc.reverseCharge));
+  lines.forEach((l, i) => documentLine(root, l, i + 1, credit, cur, doc.zeroRating === 'AE'));
   return `${root.end({ prettyPrint: false })}\n`;
 }
 

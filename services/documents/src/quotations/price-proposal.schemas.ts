@@ -39,7 +39,7 @@ export const priceProposalBody = z
     unit_price: amount.optional(),
     print_unit_price: amount.optional(),
     discount_percent: percent.optional(),
-    /** The customer decides the VAT (reverse charge within the EU). */
+    /** The customer decides the VAT (reverse charge within the EU, export outside it). */
     customer_id: recordId.optional(),
     /** The day whose price scales apply (YYYY-MM-DD; default today). */
     date: z.iso.date().optional(),
@@ -119,8 +119,11 @@ export const priceProposalResponse = z.object({
   setup_costs: z.array(setupCost),
   setup_cost_total: money,
   vat_rate: money,
-  /** S (standard), Z (zero rate) or AE (reverse charge: the customer accounts for the VAT). */
-  vat_category: z.enum(['S', 'Z', 'AE']),
+  /**
+   * S (standard), Z (zero rate), AE (reverse charge: the customer accounts for the VAT) or G
+   * (export outside the EU).
+   */
+  vat_category: z.enum(['S', 'Z', 'AE', 'G']),
   reverse_charge: z.boolean(),
   /** quantity x (unit + print price) less the discount, excl. VAT and setup: what the line stores. */
   line_total: money,

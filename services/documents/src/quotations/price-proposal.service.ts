@@ -5,7 +5,7 @@ import { loadShippingRules, shippingCost } from '../settings/shipping.service';
 import { today } from '../shared/context';
 import { findCustomer } from '../shared/customer.repository';
 import { D, money, round2, sum } from '../shared/money';
-import { categoryForRate, isReverseCharge } from '../shared/vat';
+import { lineVat, zeroRating } from '../shared/vat';
 import type { PriceProposalInput } from './price-proposal.schemas';
 import * as pricing from './pricing.repository';
 import { resolveLines } from './pricing.service';
@@ -99,8 +99,8 @@ export async function proposePrice(db: Kysely<ApltDatabase>, config: Config, inp
   const customer = input.customer_id === undefined ? null : await findCustomer(db, input.customer_id);
   if (input.customer_id !== undefined && !customer)
     throw unprocessable(`customer ${input.customer_id} does not exist`, { field: 'customer_id' });
-  const reverseCharge = isReverseCharge(customer ?? null);
-  const vatRate = reverseCharge ? '0.00' : r.vat_rate;
+  const rating = zeroRating(customer);
+  const vat = lineVat(r.vat_rate, rating);
   const setupTotal = sum(r.setup_costs.map((s) => s.total));
   const withSetup = D(r.line_total).plus(setupTotal);
 
@@ -158,12 +158,12 @@ export async function proposePrice(db: Kysely<ApltDatabase>, config: Config, inp
     discount_percent: r.discount_percent,
     setup_costs: r.setup_costs,
     setup_cost_total: money(setupTotal),
-    vat_rate: D(vatRate).toFixed(2),
-    vat_category: reverseCharge ? ('AE' as const) : (categoryForRate(vatRate) as 'S' | 'Z'),
-    reverse_charge: reverseCharge,
+    vat_rate: vat.vat_rate,
+    vat_category: vat.vat_category as 'S' | 'Z' | 'AE' | 'G',
+    reverse_charge: rating?.category === 'AE',
     line_total: r.line_total,
     line_total_with_setup: money(withSetup),
-    vat_amount: money(round2(withSetup.times(vatRate).dividedBy(100))),
+    vat_amount: money(round2(withSetup.times(vat.vat_rate).dividedBy(100))),
     line: {
       line_type: 'product',
       product_id: r.product_id,

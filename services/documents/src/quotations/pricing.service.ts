@@ -3,7 +3,7 @@ import { unprocessable } from '@aplt/http';
 import type { Config } from '../config';
 import { loadShippingRules, shippingCost } from '../settings/shipping.service';
 import { D, type Decimal, money, round2, sum } from '../shared/money';
-import { categoryForRate, type VatSummaryRow, vatSummary } from '../shared/vat';
+import { lineVat, type VatSummaryRow, vatSummary, type ZeroRating } from '../shared/vat';
 import * as pricing from './pricing.repository';
 import type { LineInput } from './quotation.schemas';
 
@@ -238,14 +238,14 @@ export interface AmountLine {
 
 /**
  * Header totals of a quotation or order. VAT per category on the category's sum (BR-CO-17);
- * under reverse charge every amount is category AE at 0%. Shipping follows the franco rule
+ * for a zero-rated customer (reverse charge, export) every amount is in that category at 0%. Shipping follows the franco rule
  * unless the caller fixed it.
  */
 export async function computeTotals(
   db: Kysely<ApltDatabase>,
   config: Config,
   lines: AmountLine[],
-  opts: { reverseCharge: boolean; shippingOverride?: string | null },
+  opts: { zeroRating: ZeroRating | null; shippingOverride?: string | null },
 ): Promise<DocumentTotals> {
   const kind = (t: string) => lines.filter((l) => l.line_type === t);
   const goodsLines = lines.filter((l) => !['setup', 'discount', 'shipping'].includes(l.line_type));
@@ -266,11 +266,7 @@ export async function computeTotals(
     .map((l) => ({ line_total: l.line_total, vat_rate: l.vat_rate }));
   if (shipping.gt(0)) vatLines.push({ line_total: shipping, vat_rate: STANDARD_VAT_RATE });
   const summary = vatSummary(
-    vatLines.map((l) =>
-      opts.reverseCharge
-        ? { line_total: l.line_total, vat_rate: 0, vat_category: 'AE' }
-        : { line_total: l.line_total, vat_rate: l.vat_rate, vat_category: categoryForRate(l.vat_rate) },
-    ),
+    vatLines.map((l) => ({ line_total: l.line_total, ...lineVat(l.vat_rate, opts.zeroRating) })),
   );
   const vat = sum(summary.map((r) => r.vat_amount));
   const net = subtotal.plus(setupTotal).minus(discountTotal).plus(shipping);

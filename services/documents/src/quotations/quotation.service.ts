@@ -11,7 +11,7 @@ import {
   findCustomer,
   findDefaultBrandId,
 } from '../shared/customer.repository';
-import { isReverseCharge } from '../shared/vat';
+import { zeroRating } from '../shared/vat';
 import { computeTotals, quotationAmountLines, resolveLines, type ResolvedLine } from './pricing.service';
 import { findOrderByQuotation } from '../orders/order.repository';
 import { jsonObject } from '../shared/json';
@@ -68,7 +68,7 @@ export async function createQuotation(
     if (validUntil < date) throw unprocessable('valid_until must not be before quotation_date');
     const lines = await resolveLines(trx, input.lines, date);
     const totals = await computeTotals(trx, config, quotationAmountLines(lines), {
-      reverseCharge: isReverseCharge(customer),
+      zeroRating: zeroRating(customer),
       shippingOverride: input.shipping_cost ?? null,
     });
     const { vat_summary: _vat, ...headerTotals } = totals;
@@ -179,7 +179,7 @@ export async function recalculateQuotation(db: Kysely<ApltDatabase>, config: Con
   const customer = await customerOf(db, header.customer_id);
   const override = jsonObject(header.metadata).shipping_cost_override;
   const { vat_summary: _v, ...totals } = await computeTotals(db, config, amountLines, {
-    reverseCharge: isReverseCharge(customer),
+    zeroRating: zeroRating(customer),
     shippingOverride: typeof override === 'string' ? override : null,
   });
   await repo.updateQuotationHeader(db, id, totals);

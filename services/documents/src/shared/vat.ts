@@ -18,17 +18,46 @@ export function vatNumberLooksValid(vatNumber: string | null | undefined, countr
 }
 
 /**
- * Intra-EU B2B reverse charge: the customer is in another EU member state and has a VAT number
- * of that state. Then VAT is 0% in category AE and the invoice states "BTW verlegd".
+ * Supplies that are zero-rated for the whole document, decided by the customer:
+ * - AE, intra-EU B2B reverse charge: another EU member state and a VAT number of that state; the
+ *   customer accounts for the VAT and the invoice states "BTW verlegd";
+ * - G, export outside the EU: a customer (business or private) in a country outside the EU.
+ * Everyone else pays the line's own rate (S, or Z at 0%).
  */
-export function isReverseCharge(customer: { country: string; vat_number: string | null } | null): boolean {
-  if (!customer) return false;
-  return (
-    customer.country !== HOME_COUNTRY &&
-    euCountries.has(customer.country) &&
-    vatNumberLooksValid(customer.vat_number, customer.country)
-  );
+export interface ZeroRating {
+  category: 'AE' | 'G';
+  /** The invoice's statement, also the VAT breakdown's exemption reason. */
+  note: string;
 }
+
+export const EXPORT_NOTE = 'Export buiten de EU';
+
+type VatCustomer = { country: string; vat_number: string | null } | null | undefined;
+
+export function zeroRating(customer: VatCustomer): ZeroRating | null {
+  if (!customer || !/^[A-Z]{2}$/.test(customer.country)) return null;
+  if (customer.country === HOME_COUNTRY) return null;
+  if (!euCountries.has(customer.country)) return { category: 'G', note: EXPORT_NOTE };
+  return vatNumberLooksValid(customer.vat_number, customer.country)
+    ? { category: 'AE', note: REVERSE_CHARGE_NOTE }
+    : null;
+}
+
+export const isReverseCharge = (customer: VatCustomer): boolean => zeroRating(customer)?.category === 'AE';
+
+/** A line's VAT: its own rate and category, or 0% in the document's zero-rated category. */
+export function lineVat(
+  rate: Decimal.Value,
+  rating: ZeroRating | null,
+): { vat_rate: string; vat_category: string } {
+  return rating
+    ? { vat_rate: '0.00', vat_category: rating.category }
+    : { vat_rate: D(rate).toFixed(2), vat_category: categoryForRate(rate) };
+}
+
+/** The exemption reason a VAT breakdown row of this category carries (EN 16931 BR-AE-10, BR-G-10). */
+export const exemptionReason = (category: string): string | null =>
+  category === 'AE' ? REVERSE_CHARGE_NOTE : category === 'G' ? EXPORT_NOTE : null;
 
 export interface VatLine {
   vat_rate: Decimal.Value;
@@ -69,5 +98,5 @@ export function vatSummary(lines: VatLine[]): VatSummaryRow[] {
 export const vatTotal = (rows: VatSummaryRow[]) => sum(rows.map((r) => r.vat_amount));
 export const taxableTotal = (rows: VatSummaryRow[]) => sum(rows.map((r) => r.taxable_amount));
 
-/** Category for a rate when the customer is not reverse-charged: S for >0%, Z for 0%. */
+/** Category for a rate when the customer's supplies are not zero-rated: S for >0%, Z for 0%. */
 export const categoryForRate = (rate: Decimal.Value) => (D(rate).isZero() ? 'Z' : 'S');

@@ -165,9 +165,11 @@ describe('e-invoices pass UBL 2.1 XSD, EN 16931 and Peppol BIS 3.0', () => {
       await created('/admin/aplt/invoices', {
         customer_id: exportCustomer,
         issue_date: '2026-02-02',
-        lines: [{ product_id: cat.productId, quantity: 500, vat_rate: '0' }],
+        // The product's own 21 %: an export is zero-rated in category G whatever the line says.
+        lines: [{ product_id: cat.productId, quantity: 500 }],
       })
     ).id;
+    invoices.exportOrder = (await invoiceOrder(exportCustomer, 250)).id;
     invoices.special = (
       await created('/admin/aplt/invoices', {
         customer_id: specialCustomer,
@@ -210,6 +212,13 @@ describe('e-invoices pass UBL 2.1 XSD, EN 16931 and Peppol BIS 3.0', () => {
         issue_date: '2026-01-25',
       })
     ).id;
+    creditNotes.export = (
+      await created('/admin/aplt/credit-notes', {
+        invoice_id: invoices.exportOrder,
+        reason: 'Te laat geleverd',
+        issue_date: '2026-02-10',
+      })
+    ).id;
   }, 900_000);
 
   afterAll(async () => {
@@ -224,10 +233,12 @@ describe('e-invoices pass UBL 2.1 XSD, EN 16931 and Peppol BIS 3.0', () => {
     ['invoices', 'mixed'],
     ['invoices', 'reverseCharge'],
     ['invoices', 'export'],
+    ['invoices', 'exportOrder'],
     ['invoices', 'special'],
     ['credit-notes', 'partial'],
     ['credit-notes', 'mixed'],
     ['credit-notes', 'reverseCharge'],
+    ['credit-notes', 'export'],
   ] as const;
 
   it.each(kinds)('%s %s: no XSD, EN 16931 or Peppol error', async (segment, name) => {
@@ -276,6 +287,22 @@ describe('e-invoices pass UBL 2.1 XSD, EN 16931 and Peppol BIS 3.0', () => {
       exp.value('cac:AccountingCustomerParty/cac:Party/cac:PostalAddress/cac:Country/cbc:IdentificationCode'),
     ).toBe('CH');
     expect(exp.value('cac:TaxTotal/cbc:TaxAmount')).toBe('0.00');
+    // Export outside the EU: one G subtotal at 0 % with its exemption code (BR-G-01, -05, -10),
+    // every line in G, no reverse-charge note.
+    for (const doc of [exp, new UblDoc(await ubl('invoices', invoices.exportOrder!))]) {
+      expect(doc.values('cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory/cbc:ID')).toEqual(['G']);
+      expect(doc.value('cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory/cbc:Percent')).toBe('0');
+      expect(doc.value('cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory/cbc:TaxExemptionReasonCode')).toBe(
+        'VATEX-EU-G',
+      );
+      expect(new Set(doc.values('cac:InvoiceLine/cac:Item/cac:ClassifiedTaxCategory/cbc:ID'))).toEqual(
+        new Set(['G']),
+      );
+      expect(doc.values('cbc:Note').join(' ')).not.toContain('BTW verlegd');
+    }
+    const expCredit = new UblDoc(await ubl('credit-notes', creditNotes.export!));
+    expect(expCredit.values('cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory/cbc:ID')).toEqual(['G']);
+    expect(expCredit.value('cac:TaxTotal/cbc:TaxAmount')).toBe('0.00');
 
     const cn = new UblDoc(await ubl('credit-notes', creditNotes.mixed!));
     expect(cn.value('cbc:CreditNoteTypeCode')).toBe('381');

@@ -1,6 +1,7 @@
 import type { DocumentLine, PrintableDocument } from '../document.model';
 import { formatDate, formatMoney, formatRate, formatUnitPrice, type Labels, labels } from './labels';
 import { DOCUMENT_CSS } from './document.styles';
+import { EXPORT_NOTE } from '../../shared/vat';
 import { escapeHtml as esc } from '@aplt/http';
 
 const multiline = (text: string) => esc(text).replace(/\r?\n/g, '<br>');
@@ -200,8 +201,8 @@ function totalsBlock(doc: PrintableDocument, l: Labels): string {
     rows.push(`<tr><th>${esc(l.discount)}</th><td>- ${m(t.discountTotal)}</td></tr>`);
   for (const v of doc.vat) {
     const label =
-      v.category === 'AE'
-        ? `${l.reverseCharge} (${formatMoney(v.taxable, lang, doc.currency)})`
+      v.category === 'AE' || v.category === 'G'
+        ? `${v.category === 'AE' ? l.reverseCharge : l.exportOutsideEu} (${formatMoney(v.taxable, lang, doc.currency)})`
         : l.vatOver(formatRate(v.rate, lang), formatMoney(v.taxable, lang, doc.currency));
     rows.push(`<tr class="vat"><th>${esc(label)}</th><td>${m(v.vat)}</td></tr>`);
   }
@@ -211,11 +212,17 @@ function totalsBlock(doc: PrintableDocument, l: Labels): string {
 
 function closingBlock(doc: PrintableDocument, l: Labels): string {
   const parts: string[] = [];
-  if (doc.reverseCharge) {
+  if (doc.zeroRating === 'AE') {
     parts.push(
       `<p class="reverse-charge"><strong>${esc(l.reverseCharge)}</strong>${
         doc.vatNote ? ` &mdash; ${esc(doc.vatNote)}` : ''
       }${doc.customer.vatNumber ? `<br>${esc(l.vatNumber)}: ${esc(doc.customer.vatNumber)}` : ''}</p>`,
+    );
+  } else if (doc.zeroRating === 'G') {
+    parts.push(
+      `<p class="export"><strong>${esc(l.exportOutsideEu)}</strong>${
+        doc.vatNote && doc.vatNote !== EXPORT_NOTE ? ` &mdash; ${esc(doc.vatNote)}` : ''
+      }</p>`,
     );
   } else if (doc.vatNote) {
     parts.push(`<p>${esc(doc.vatNote)}</p>`);

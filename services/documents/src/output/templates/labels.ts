@@ -39,6 +39,7 @@ export interface Labels {
   credits: (number: string, date: string) => string;
   creditReason: string;
   reverseCharge: string;
+  exportOutsideEu: string;
   page: string;
   of: string;
 }
@@ -83,6 +84,7 @@ const nl: Labels = {
   credits: (number, date) => `Deze creditnota crediteert factuur ${number} van ${date}.`,
   creditReason: 'Reden',
   reverseCharge: 'BTW verlegd',
+  exportOutsideEu: 'Export buiten de EU, 0% btw',
   page: 'Pagina',
   of: 'van',
 };
@@ -132,6 +134,7 @@ const en: Labels = {
   credits: (number, date) => `This credit note credits invoice ${number} of ${date}.`,
   creditReason: 'Reason',
   reverseCharge: 'VAT reverse charged',
+  exportOutsideEu: 'Export outside the EU, zero-rated',
   page: 'Page',
   of: 'of',
 };
@@ -181,6 +184,7 @@ const de: Labels = {
   credits: (number, date) => `Diese Gutschrift bezieht sich auf Rechnung ${number} vom ${date}.`,
   creditReason: 'Grund',
   reverseCharge: 'Steuerschuldnerschaft des Leistungsempfängers (BTW verlegd)',
+  exportOutsideEu: 'Ausfuhrlieferung außerhalb der EU, steuerfrei',
   page: 'Seite',
   of: 'von',
 };

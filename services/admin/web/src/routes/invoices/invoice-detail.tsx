@@ -155,7 +155,7 @@ export function Component() {
             value: t('invoices.days', { count: inv.payment_term_days }),
           },
           { label: t('invoices.fields.vatNumber'), value: inv.customer_vat_number },
-          ...(inv.reverse_charge ? [{ label: t('invoices.fields.vatNote'), value: inv.vat_note }] : []),
+          ...(inv.vat_note ? [{ label: t('invoices.fields.vatNote'), value: inv.vat_note }] : []),
         ]}
       />
     </Page>

@@ -101,7 +101,8 @@ export interface LineResult {
   vatRate: string | null;
   setupTotal: bigint;
   lineTotal: bigint;
-  reverseCharge: boolean;
+  /** Reverse charge (AE) or export (G): every amount of the quotation is at 0 %. */
+  zeroRated: boolean;
   /** The element for `lines` of POST/PUT quotations; null while the line is incomplete. */
   payload: Record<string, unknown> | null;
   /** The proposal's input (catalog lines): the franco proposal reuses it. */
@@ -117,7 +118,7 @@ const emptyResult: LineResult = {
   vatRate: null,
   setupTotal: 0n,
   lineTotal: 0n,
-  reverseCharge: false,
+  zeroRated: false,
   payload: null,
   proposalInput: null,
   proposal: null,
@@ -278,7 +279,7 @@ export function LineRow({
       setupTotal,
       units: p.quantity,
       vatRate,
-      reverseCharge: p.reverse_charge,
+      zeroRated: p.vat_category === 'AE' || p.vat_category === 'G',
       proposalInput: request.input,
       proposal: p,
       payload: {

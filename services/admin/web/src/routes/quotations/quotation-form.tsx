@@ -109,16 +109,16 @@ export function QuotationForm({
       ? franco.data.franco
       : null;
 
-  const reverseCharge = current.some((r) => r.reverseCharge);
+  const zeroRated = current.some((r) => r.zeroRated);
   const shipping = francoState ? (parseDecimal(francoState.shipping_cost) ?? 0n) : 0n;
   const vatByRate = new Map<string, bigint>();
   for (const r of current) {
     if (!r.vatRate || r.goods === 0n) continue;
-    const rate = reverseCharge ? '0' : r.vatRate;
+    const rate = zeroRated ? '0' : r.vatRate;
     vatByRate.set(rate, (vatByRate.get(rate) ?? 0n) + r.goods);
   }
   if (shipping > 0n) {
-    const rate = reverseCharge ? '0' : '21';
+    const rate = zeroRated ? '0' : '21';
     vatByRate.set(rate, (vatByRate.get(rate) ?? 0n) + shipping);
   }
   // VAT per rate on the rate's sum, rounded once (as the service does).
