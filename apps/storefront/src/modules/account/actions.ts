@@ -299,7 +299,6 @@ export async function confirmAuthenticatorAction(_prev: FormState, form: FormDat
   if (!/^[0-9]{6}$/.test(code)) return { error: at(lang).errors.invalidCode };
   try {
     const { recovery_codes } = await customers.confirmAuthenticator(code);
-    revalidatePath(`/${lang}/account/security`);
     return { codes: recovery_codes };
   } catch (err) {
     const status = err instanceof ApiError ? err.status : 0;

@@ -178,6 +178,8 @@ const nl = {
   appCodeLabel: 'Code uit uw authenticator-app',
   otpIntroApp: 'Open uw authenticator-app en voer de code van 6 cijfers in die daar staat voor deze winkel.',
   useRecoveryApp: 'Geen toegang tot uw app? Gebruik een herstelcode.',
+  recoveryCodesIntroApp:
+    'Bewaar deze 8 codes op een veilige plek. Elke code werkt één keer als u uw authenticator-app niet bij de hand hebt. Ze worden maar één keer getoond.',
   deleteIntro:
     'Uw account wordt direct gesloten. Uw persoonsgegevens worden na 30 dagen geanonimiseerd; facturen en bestellingen blijven bewaard zoals de wet vraagt.',
   deleteConfirm: 'Ik begrijp dat dit niet ongedaan kan worden.',
@@ -409,6 +411,8 @@ const en: AccountTexts = {
   appCodeLabel: 'Code from your authenticator app',
   otpIntroApp: 'Open your authenticator app and enter the 6-digit code it shows for this shop.',
   useRecoveryApp: 'No access to your app? Use a recovery code.',
+  recoveryCodesIntroApp:
+    'Keep these 8 codes somewhere safe. Each works once when you do not have your authenticator app at hand. They are shown only this once.',
   deleteIntro:
     'Your account is closed at once. Your personal data is anonymised after 30 days; invoices and orders are kept as the law requires.',
   deleteConfirm: 'I understand this cannot be undone.',
@@ -642,6 +646,8 @@ const de: AccountTexts = {
   appCodeLabel: 'Code aus Ihrer Authenticator-App',
   otpIntroApp: 'Öffnen Sie Ihre Authenticator-App und geben Sie den 6-stelligen Code für diesen Shop ein.',
   useRecoveryApp: 'Kein Zugriff auf Ihre App? Verwenden Sie einen Wiederherstellungscode.',
+  recoveryCodesIntroApp:
+    'Bewahren Sie diese 8 Codes sicher auf. Jeder Code funktioniert einmal, wenn Sie Ihre Authenticator-App nicht zur Hand haben. Sie werden nur dieses eine Mal angezeigt.',
   deleteIntro:
     'Ihr Konto wird sofort geschlossen. Ihre persönlichen Daten werden nach 30 Tagen anonymisiert; Rechnungen und Bestellungen bleiben wie gesetzlich vorgeschrieben erhalten.',
   deleteConfirm: 'Mir ist klar, dass dies nicht rückgängig gemacht werden kann.',

@@ -14,15 +14,15 @@ import { FormMessage } from './action-form';
 /** The key as an app shows it when typed in by hand: groups of four. */
 const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
 
-function RecoveryCodes({ lang, codes, onText }: { lang: Lang; codes: string[]; onText: string }) {
+function RecoveryCodes({ lang, codes, byApp }: { lang: Lang; codes: string[]; byApp: boolean }) {
   const tx = at(lang);
   return (
     <section className="recovery-codes" data-testid="recovery-codes">
       <p className="notice" role="status">
-        {onText}
+        {byApp ? tx.twoFactorOnApp : tx.twoFactorOn}
       </p>
       <h2>{tx.recoveryCodesTitle}</h2>
-      <p>{tx.recoveryCodesIntro}</p>
+      <p>{byApp ? tx.recoveryCodesIntroApp : tx.recoveryCodesIntro}</p>
       <ol>
         {codes.map((c) => (
           <li key={c}>
@@ -65,8 +65,8 @@ function TwoFactorChoice({
     {},
   );
 
-  if (email.codes) return <RecoveryCodes lang={lang} codes={email.codes} onText={tx.twoFactorOn} />;
-  if (confirm.codes) return <RecoveryCodes lang={lang} codes={confirm.codes} onText={tx.twoFactorOnApp} />;
+  if (email.codes) return <RecoveryCodes lang={lang} codes={email.codes} byApp={false} />;
+  if (confirm.codes) return <RecoveryCodes lang={lang} codes={confirm.codes} byApp />;
 
   if (start.setup)
     return (
