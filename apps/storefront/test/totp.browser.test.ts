@@ -5,7 +5,7 @@ import { httpRequest, launchChromium, uniqueName } from '@aplt/testing';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The test computes the app's codes with otplib itself, through the shared TOTP module.
-import { totpCodeAt } from '../../../packages/passwords/src/totp';
+import { totpCodeAt } from '@aplt/passwords/totp';
 import { type FleetFixture, startFleetFixture } from '../../../deploy/test/fleet-fixture';
 import { ensureStorefrontBuild } from './build';
 
