@@ -1,5 +1,5 @@
 import { createRedis, requireDurableRedis } from '@aplt/queue';
-import { tenantContextFromEnv } from '@aplt/http';
+import { collectWhenIdle, tenantContextFromEnv } from '@aplt/http';
 import { loadConfig } from './config';
 import { storeChangedPublisher } from './store/store-cache-events';
 import { startCatalogWorkers } from './workers';
@@ -27,10 +27,13 @@ const workers = startCatalogWorkers({
   log: (msg, extra) => console.log(JSON.stringify({ service: 'catalog-worker', msg, ...extra })),
 });
 
+// Between imports the worker gives their memory back (see collectWhenIdle).
+const stopCollector = collectWhenIdle();
 let stopping = false;
 const stop = async () => {
   if (stopping) process.exit(1);
   stopping = true;
+  stopCollector();
   await Promise.allSettled(workers.map((w) => w.close()));
   connection.disconnect();
   await ctx.close();
