@@ -4,7 +4,8 @@
 // databases, Redis keys and files private to this run (prefix), removed at the end; it does not
 // touch a running demo fleet (own ports). The second start runs twice on the same data: the
 // TypeScript source through tsx (the baseline) and the compiled bundles the start command runs
-// (`pnpm build` first), each followed by the idle RSS of every process after a quiet 10 s.
+// (`pnpm build` first), each followed by the idle RSS of every process after a quiet 20 s; the
+// compiled fleet once more with the idle collection off, as its baseline.
 // Run: pnpm build && node --import tsx deploy/bench/start-restart.ts
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,10 +72,17 @@ async function allReady(): Promise<void> {
   }
 }
 
-async function timedStart(label: string, runtime: 'tsx' | 'compiled' = 'tsx') {
+async function timedStart(
+  label: string,
+  runtime: 'tsx' | 'compiled' = 'tsx',
+  extra: Record<string, string> = {},
+) {
   const lines: string[] = [];
   const t0 = performance.now();
-  const fleet = await startFleet({ env: { ...env, FLEET_RUNTIME: runtime }, log: (l) => lines.push(l) });
+  const fleet = await startFleet({
+    env: { ...env, ...extra, FLEET_RUNTIME: runtime },
+    log: (l) => lines.push(l),
+  });
   await allReady();
   const ms = performance.now() - t0;
   const ran = lines.filter((l) => l.startsWith('seed: running ')).length;
@@ -96,8 +104,12 @@ function rssMb(pid: number): number {
   return line ? Number(line[1]) / 1024 : Number.NaN;
 }
 
+// Quiet long enough for a service to see two quiet 5 s samples after start-up and give its
+// memory back (collectWhenIdle in @aplt/http).
+const IDLE_MS = 20_000;
+
 async function idleRss(fleet: Awaited<ReturnType<typeof startFleet>>): Promise<Record<string, number>> {
-  await new Promise((r) => setTimeout(r, 10_000));
+  await new Promise((r) => setTimeout(r, IDLE_MS));
   return Object.fromEntries(
     fleet.processes().flatMap((p) => (p.pid === undefined ? [] : [[p.name, rssMb(p.pid)]])),
   );
@@ -109,13 +121,20 @@ try {
   const second = await timedStart('second start (same databases), source through tsx', 'tsx');
   const tsxRss = await idleRss(second);
   await second.stop();
+  // Baseline for the idle collection: the same compiled fleet with it turned off.
+  const held = await timedStart('second start (same databases), compiled, no idle collection', 'compiled', {
+    IDLE_COLLECT_INTERVAL_MS: '0',
+  });
+  const heldRss = await idleRss(held);
+  await held.stop();
   const third = await timedStart('second start (same databases), compiled bundles', 'compiled');
   const compiledRss = await idleRss(third);
   await third.stop();
-  console.log('\nidle RSS after 10 s, MB     compiled   tsx (baseline)');
+  const col = (v: number | undefined) => (v ?? Number.NaN).toFixed(1).padStart(10);
+  console.log(`\nidle RSS after ${IDLE_MS / 1000} s, MB   compiled  compiled, not collected  tsx`);
   for (const name of Object.keys(compiledRss))
     console.log(
-      `  ${name.padEnd(22)} ${compiledRss[name]!.toFixed(1).padStart(8)}   ${(tsxRss[name] ?? Number.NaN).toFixed(1).padStart(8)}`,
+      `  ${name.padEnd(22)} ${col(compiledRss[name])} ${col(heldRss[name])}${' '.repeat(14)}${col(tsxRss[name])}`,
     );
   const services = Object.keys(compiledRss).filter((n) => n !== 'storefront');
   const max = Math.max(...services.map((n) => compiledRss[n]!));

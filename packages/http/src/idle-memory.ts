@@ -1,5 +1,6 @@
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { env, loadEnv } from '@aplt/config';
 
 /**
  * V8's full collection, without starting Node with `--expose-gc`: the flag set at run time applies
@@ -75,4 +76,16 @@ export function collectWhenIdle(opts: IdleCollectorOptions = {}): () => void {
   }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+export const idleMemoryEnv = {
+  // How often a process checks whether it has gone quiet, to give start-up's and the last burst's
+  // memory back; 0 turns that off.
+  IDLE_COLLECT_INTERVAL_MS: env.int(5_000),
+};
+
+/** collectWhenIdle as the environment configures it (every HTTP service and the catalog worker). */
+export function collectWhenIdleFromEnv(source: Record<string, string | undefined> = process.env): () => void {
+  const { IDLE_COLLECT_INTERVAL_MS } = loadEnv(idleMemoryEnv, source);
+  return IDLE_COLLECT_INTERVAL_MS > 0 ? collectWhenIdle({ intervalMs: IDLE_COLLECT_INTERVAL_MS }) : () => {};
 }

@@ -30,7 +30,7 @@ export {
 } from './jwt';
 export { requireActor, commerceActorCheck, useActorCheck, type ActorCheck } from './auth-hooks';
 export { drainEnv, runService } from './run-service';
-export { collectWhenIdle } from './idle-memory';
+export { collectWhenIdle, collectWhenIdleFromEnv } from './idle-memory';
 export { createLogger, flushLogs, flushLogsSync, type LoggerOptions } from './logger';
 export { tenantContextFromEnv, pingPg, type TenantContext } from './tenant-context';
 export { CUSTOMER_COOKIE, SESSION_COOKIE } from './auth-hooks';

@@ -1,6 +1,6 @@
 import { env, loadEnv } from '@aplt/config';
 import type { App } from './create-app';
-import { collectWhenIdle } from './idle-memory';
+import { collectWhenIdleFromEnv } from './idle-memory';
 import { flushLogs, flushLogsSync } from './logger';
 
 export const drainEnv = {
@@ -11,9 +11,6 @@ export const drainEnv = {
   // How long in-flight requests and running jobs may take to finish once the listener is closed;
   // past it the process exits 1 (jobs still running are picked up again as stalled jobs).
   SHUTDOWN_TIMEOUT_MS: env.int(10_000),
-  // How often the process checks whether it has gone quiet, to give start-up's and the last
-  // burst's memory back (idle-memory.ts); 0 turns that off.
-  IDLE_COLLECT_INTERVAL_MS: env.int(5_000),
 };
 
 /**
@@ -27,10 +24,7 @@ export async function runService(
   app: App,
   opts: { port: number; host?: string; env?: Record<string, string | undefined> },
 ): Promise<void> {
-  const { DRAIN_DELAY_MS, SHUTDOWN_TIMEOUT_MS, IDLE_COLLECT_INTERVAL_MS } = loadEnv(
-    drainEnv,
-    opts.env ?? process.env,
-  );
+  const { DRAIN_DELAY_MS, SHUTDOWN_TIMEOUT_MS } = loadEnv(drainEnv, opts.env ?? process.env);
   let stopping = false;
   let stopCollector = () => {};
   const stop = (signal: string) => {
@@ -67,5 +61,5 @@ export async function runService(
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
   await app.listen({ port: opts.port, host: opts.host ?? '127.0.0.1' });
-  if (IDLE_COLLECT_INTERVAL_MS > 0) stopCollector = collectWhenIdle({ intervalMs: IDLE_COLLECT_INTERVAL_MS });
+  stopCollector = collectWhenIdleFromEnv(opts.env ?? process.env);
 }

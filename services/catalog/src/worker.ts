@@ -1,5 +1,5 @@
 import { createRedis, requireDurableRedis } from '@aplt/queue';
-import { collectWhenIdle, tenantContextFromEnv } from '@aplt/http';
+import { collectWhenIdleFromEnv, tenantContextFromEnv } from '@aplt/http';
 import { loadConfig } from './config';
 import { storeChangedPublisher } from './store/store-cache-events';
 import { startCatalogWorkers } from './workers';
@@ -28,7 +28,7 @@ const workers = startCatalogWorkers({
 });
 
 // Between imports the worker gives their memory back (see collectWhenIdle).
-const stopCollector = collectWhenIdle();
+const stopCollector = collectWhenIdleFromEnv();
 let stopping = false;
 const stop = async () => {
   if (stopping) process.exit(1);
