@@ -63,10 +63,15 @@ async function delivered(id: string): Promise<number> {
 
 // Baseline: the same renders, in-process, nothing else.
 const browser = new BrowserPool('/usr/bin/chromium-headless-shell');
-const logo = { format: 'svg' as const, data: Buffer.from(sanitizeSvg(vectorLogo)), width: 200, height: 100 };
+const logo = {
+  format: 'svg' as const,
+  data: Buffer.from(await sanitizeSvg(vectorLogo)),
+  width: 200,
+  height: 100,
+};
 const box = { x: 180, y: 240, width: 240, height: 240 };
 async function baselineOnce() {
-  const input = { templateSvg: sanitizeSvg(toteTemplate), box, logo, placement: { scale: 0.7 } };
+  const input = { templateSvg: await sanitizeSvg(toteTemplate), box, logo, placement: { scale: 0.7 } };
   const shot = await renderScreenshot(input, 800);
   const html = proofHtml({
     transactionId: 'bench',

@@ -1,7 +1,7 @@
 // Upload checks shared by the auth service (avatars) and the documents service (return photos).
 import { createHash } from 'node:crypto';
 import { HttpError, unprocessable } from '@aplt/http';
-import sharp from 'sharp';
+import type { OutputInfo } from 'sharp';
 
 export type ImageFormat = 'jpeg' | 'png';
 
@@ -42,6 +42,9 @@ export async function checkImage(
       accepted: ['image/jpeg', 'image/png'],
     });
   }
+  // Loaded at the first upload, not at start-up: libvips and its bindings are 9 MB of resident
+  // memory in services that mostly never see an image.
+  const { default: sharp } = await import('sharp');
   const input = () => sharp(data, { limitInputPixels: opts.maxPixels, failOn: 'warning' });
   let width: number | undefined;
   let height: number | undefined;
@@ -60,7 +63,7 @@ export async function checkImage(
       max_pixels: opts.maxPixels,
     });
   }
-  let out: { data: Buffer; info: sharp.OutputInfo };
+  let out: { data: Buffer; info: OutputInfo };
   try {
     const pipeline = input()
       .rotate()

@@ -13,12 +13,12 @@ import { vectorLogo } from '../test/helpers';
 export async function screenshotFixture(width: number) {
   const logo = {
     format: 'svg' as const,
-    data: Buffer.from(sanitizeSvg(vectorLogo)),
+    data: Buffer.from(await sanitizeSvg(vectorLogo)),
     width: 200,
     height: 100,
   };
   const box = { x: 180, y: 240, width: 240, height: 240 };
-  const input = { templateSvg: sanitizeSvg(toteTemplate), box, logo, placement: { scale: 0.7 } };
+  const input = { templateSvg: await sanitizeSvg(toteTemplate), box, logo, placement: { scale: 0.7 } };
   const f = width / 600;
   const templatePng = await sharp(Buffer.from(input.templateSvg), { density: 72 * f })
     .resize({ width })

@@ -183,7 +183,7 @@ export const outputRoutes = fp(
           const doc = await load(request, kind, request.query.id);
           let xml: string;
           try {
-            xml = buildUbl(doc);
+            xml = await buildUbl(doc);
           } catch (err) {
             if (err instanceof UblError) throw unprocessable(`cannot build e-invoice: ${err.message}`);
             throw err;

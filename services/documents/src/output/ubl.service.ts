@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { create } from 'xmlbuilder2';
+import type * as XmlBuilder2 from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import type { CustomerBlock, DocumentLine, PrintableDocument, VatRow } from './document.model';
 
@@ -77,8 +77,12 @@ const amount = (parent: Node, name: string, value: Decimal.Value, currency: stri
   leaf(parent, name, new Decimal(value).toFixed(2), { currencyID: currency });
 const percent = (rate: string) => new Decimal(rate).toString();
 
+// Loaded at the first e-invoice, not at start-up: most processes never write one, and the
+// library's modules are 7 MB of a service's resident memory.
+let xmlbuilder: Promise<typeof XmlBuilder2> | undefined;
+
 /** Builds the UBL XML of an invoice or credit note (proformas are not tax documents: refused). */
-export function buildUbl(doc: PrintableDocument): string {
+export async function buildUbl(doc: PrintableDocument): Promise<string> {
   if (doc.kind !== 'invoice' && doc.kind !== 'credit_note')
     throw new UblError('only invoices and credit notes');
   if (doc.proforma) throw new UblError('a proforma is not a tax document and has no e-invoice');
@@ -102,6 +106,7 @@ export function buildUbl(doc: PrintableDocument): string {
   const supplier = supplierParty(doc);
   const customer = customerParty(doc.customer, doc.company.country);
 
+  const { create } = await (xmlbuilder ??= import('xmlbuilder2'));
   const root = create({ version: '1.0', encoding: 'UTF-8', invalidCharReplacement: replaceInvalid })
     .ele(NS[rootName], rootName)
     .att('xmlns:cac', NS.cac)

@@ -341,7 +341,7 @@ describe('e-invoices pass UBL 2.1 XSD, EN 16931 and Peppol BIS 3.0', () => {
     const doc = await loadPrintableDocument(db, 'invoice', invoices.special!, new ImageEmbedder(1000));
     doc!.customer.company = '\u0000Zoet\uD800 & Zuur\u0000 \uDC00B.V.\u0007 \uD83D\uDE00';
     doc!.lines[0]!.description = '\u0000\u0001';
-    const xml = buildUbl(doc!);
+    const xml = await buildUbl(doc!);
     const report = await validateEinvoice(xml);
     expect(report.errors, describeErrors(report)).toEqual([]);
     const d = new UblDoc(xml);

@@ -160,7 +160,7 @@ export async function uploadLogo(deps: TransactionDeps, id: string, data: Buffer
   let working = data;
   if (format === 'svg') {
     try {
-      working = Buffer.from(sanitizeSvg(data.toString('utf8')));
+      working = Buffer.from(await sanitizeSvg(data.toString('utf8')));
     } catch (err) {
       if (err instanceof SvgRejected) throw unprocessable(err.message);
       throw err;
