@@ -15,7 +15,7 @@ import { createServer } from 'node:http';
 import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
-import { setTimeout } from 'node:timers';
+import { clearInterval, setInterval, setTimeout } from 'node:timers';
 import { URL, fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
@@ -408,6 +408,18 @@ async function main() {
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
+  // Started by the fleet runner: stop with it when it is gone, as the services do
+  // (stopWithSupervisor in @aplt/http).
+  const supervisor = Number(process.env.FLEET_SUPERVISOR_PID ?? 0);
+  if (supervisor > 0) {
+    const watch = setInterval(() => {
+      if (process.ppid !== supervisor) {
+        clearInterval(watch);
+        shutdown();
+      }
+    }, 1_000);
+    watch.unref();
+  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) await main();

@@ -373,6 +373,8 @@ export async function startFleet(opts: {
       `mail: every message is kept in ${e.FLEET_MAIL_DIR}/ and summarised in this log (SMTP 127.0.0.1:${mail.port})`,
     );
   }
+  // Every process stops when this runner is gone (killed with SIGKILL), rather than live on.
+  serviceEnv.FLEET_SUPERVISOR_PID = String(process.pid);
   serviceEnv.PUBLIC_PROXY_URL = `http://127.0.0.1:${e.PROXY_PORT}`;
   // The storefront calls the store API through the proxy on the tenant host (server side).
   serviceEnv.STORE_API_URL ??= serviceEnv.PUBLIC_PROXY_URL;

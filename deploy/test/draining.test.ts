@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRedis, QueueClient, type Redis } from '@aplt/queue';
 import { httpRequest, testServers, uniqueName } from '@aplt/testing';
@@ -143,6 +146,68 @@ describe('a service draining on SIGTERM', () => {
     const job = await queues.queue('mail').getJob(jobId);
     expect(await job?.getState()).toBe('completed');
     expect(job?.returnvalue).toBe('sent');
+  });
+
+  it('stops as on SIGTERM when the fleet runner that started it is killed, instead of living on as an orphan', async () => {
+    const log = join(tmpdir(), `${prefix}-orphan.log`);
+    rmSync(log, { force: true });
+    // A stand-in for the fleet runner: starts the service as the runner does (naming itself as
+    // the supervisor), says its pid, and is then killed with SIGKILL.
+    const runner = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const { spawn } = require('node:child_process');
+         const out = require('node:fs').openSync(${JSON.stringify(log)}, 'a');
+         const child = spawn(process.execPath, ['--import', 'tsx', ${JSON.stringify(script)}], {
+           env: { ...process.env, FLEET_SUPERVISOR_PID: String(process.pid) },
+           stdio: ['ignore', out, out],
+         });
+         console.log(child.pid);
+         setInterval(() => {}, 1000);`,
+      ],
+      {
+        env: { ...process.env, REDIS_URL: testServers().redisUrl, REDIS_PREFIX: prefix },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const pid = Number(
+      await new Promise<string>((resolve) =>
+        runner.stdout.once('data', (d: Buffer) => resolve(d.toString())),
+      ),
+    );
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const output = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
+    try {
+      for (const deadline = Date.now() + 60_000; !output().includes('listening ');) {
+        if (Date.now() > deadline) throw new Error(`the service did not start:\n${output()}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      runner.kill('SIGKILL');
+      for (const deadline = Date.now() + 10_000; alive();) {
+        if (Date.now() > deadline) throw new Error(`the service outlived its runner:\n${output()}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const lines = output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { msg?: string; signal?: string });
+      expect(lines).toContainEqual(
+        expect.objectContaining({ msg: 'shutting down', signal: 'supervisor gone' }),
+      );
+      expect(lines).toContainEqual(expect.objectContaining({ msg: 'stopped' }));
+    } finally {
+      if (alive()) process.kill(pid, 'SIGKILL');
+      if (runner.exitCode === null) runner.kill('SIGKILL');
+      rmSync(log, { force: true });
+    }
   });
 
   it('gives up after SHUTDOWN_TIMEOUT_MS when a job does not finish, and exits 1', async () => {

@@ -31,6 +31,7 @@ export {
 export { requireActor, commerceActorCheck, useActorCheck, type ActorCheck } from './auth-hooks';
 export { drainEnv, runService } from './run-service';
 export { collectWhenIdle, collectWhenIdleFromEnv } from './idle-memory';
+export { stopWithSupervisor } from './supervisor-watch';
 export { createLogger, flushLogs, flushLogsSync, type LoggerOptions } from './logger';
 export { tenantContextFromEnv, pingPg, type TenantContext } from './tenant-context';
 export { CUSTOMER_COOKIE, SESSION_COOKIE } from './auth-hooks';

@@ -1,6 +1,7 @@
 import { env, loadEnv } from '@aplt/config';
 import type { App } from './create-app';
 import { collectWhenIdleFromEnv } from './idle-memory';
+import { stopWithSupervisor } from './supervisor-watch';
 import { flushLogs, flushLogsSync } from './logger';
 
 export const drainEnv = {
@@ -60,6 +61,7 @@ export async function runService(
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  stopWithSupervisor(() => stop('supervisor gone'), { source: opts.env ?? process.env });
   await app.listen({ port: opts.port, host: opts.host ?? '127.0.0.1' });
   stopCollector = collectWhenIdleFromEnv(opts.env ?? process.env);
 }

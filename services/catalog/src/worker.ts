@@ -1,5 +1,5 @@
 import { createRedis, requireDurableRedis } from '@aplt/queue';
-import { collectWhenIdleFromEnv, tenantContextFromEnv } from '@aplt/http';
+import { collectWhenIdleFromEnv, stopWithSupervisor, tenantContextFromEnv } from '@aplt/http';
 import { loadConfig } from './config';
 import { storeChangedPublisher } from './store/store-cache-events';
 import { startCatalogWorkers } from './workers';
@@ -41,6 +41,7 @@ const stop = async () => {
 };
 process.once('SIGINT', () => void stop());
 process.once('SIGTERM', () => void stop());
+stopWithSupervisor(() => void stop());
 // Logged after the handlers are in place: a SIGTERM sent on seeing this line must not meet
 // Node's default action (exit without closing the workers).
 console.log(
