@@ -4,7 +4,7 @@
 // databases, Redis keys and files private to this run (prefix), removed at the end; it does not
 // touch a running demo fleet (own ports). The second start runs twice on the same data: the
 // TypeScript source through tsx (the baseline) and the compiled bundles the start command runs
-// (`pnpm build` first), each followed by the idle RSS of every process after a quiet minute; the
+// (`pnpm build` first), each followed by the idle RSS of every process after two quiet minutes; the
 // compiled fleet once more with the idle collection off, as its baseline.
 // Run: pnpm build && node --import tsx deploy/bench/start-restart.ts
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -104,10 +104,10 @@ function rssMb(pid: number): number {
   return line ? Number(line[1]) / 1024 : Number.NaN;
 }
 
-// Quiet long enough for start-up's background work (licence fetches, browser warm-up) to end and a
-// service to see two quiet 5 s samples after it, so that it has given its
-// memory back (collectWhenIdle in @aplt/http).
-const IDLE_MS = 60_000;
+// Quiet long enough for start-up's background work (licence fetches, browser warm-up, the first
+// stalled-job checks) to end and a service to collect after it (collectWhenIdle in @aplt/http):
+// at one minute some services had not settled yet.
+const IDLE_MS = 120_000;
 
 async function idleRss(fleet: Awaited<ReturnType<typeof startFleet>>): Promise<Record<string, number>> {
   await new Promise((r) => setTimeout(r, IDLE_MS));

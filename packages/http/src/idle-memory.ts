@@ -24,10 +24,13 @@ export interface IdleCollectorOptions {
   intervalMs?: number;
   /** CPU time per interval (user + system) below which the interval counts as quiet. */
   quietCpuMs?: number;
-  /** Quiet intervals in a row after a busy one before the collection runs. */
-  quietIntervals?: number;
-  /** Injected for tests: this process's CPU time in microseconds, and the collection. */
+  /** Growth of the resident set since the last collection that makes a quiet interval collect. */
+  growthMb?: number;
+  /** Called after each collection with the resident set before it, in MB (for a log line). */
+  onCollect?: (rssMb: number) => void;
+  /** Injected for tests: CPU time in microseconds, resident set in bytes, and the collection. */
   cpuMicros?: () => number;
+  rssBytes?: () => number;
   collect?: (() => void) | null;
 }
 
@@ -35,43 +38,52 @@ export interface IdleCollectorOptions {
  * Gives memory back once the process has gone quiet. V8 keeps its heap and its young generation
  * (up to 2 x 16 MB) at the size start-up or the last burst of traffic grew them to; without the
  * browser's idle notifications its memory reducer rarely runs in Node, so a compiled service at
- * rest held 120-170 MB RSS, of which one full collection returns 30-60 MB within half a second.
+ * rest held 110-165 MB RSS, of which one full collection returns 20-40 MB within half a second.
  *
- * A timer samples the process's CPU time (no per-request cost). After a busy interval, once
- * `quietIntervals` quiet ones have followed, it runs one full collection (10-40 ms on these heaps,
- * on a process nobody is waiting for) and then waits for the next busy interval; under steady
- * load it never runs. The collection's own CPU time is not counted as activity. Returns a stop
- * function; the timer does not keep the process alive.
+ * A timer samples the process's CPU time and resident set (no per-request cost). The first quiet
+ * interval after a busy one runs one full collection (10-40 ms on these heaps, on a process nobody
+ * is waiting for), and so does a quiet interval in which the resident set has grown by `growthMb`
+ * since it settled after the last collection (a burst between two samples). Under steady load no
+ * interval is quiet and it never runs; a process that stays quiet is collected once; traffic in
+ * bursts is collected at most every second interval. The collection's own CPU time is not counted
+ * as activity. Returns a stop function; the timer does not keep the process alive.
  */
 export function collectWhenIdle(opts: IdleCollectorOptions = {}): () => void {
   const collect = opts.collect === undefined ? fullCollection() : opts.collect;
   if (!collect) return () => {};
   const intervalMs = opts.intervalMs ?? 5_000;
   const quietMicros = (opts.quietCpuMs ?? 0.02 * intervalMs) * 1_000;
-  const quietNeeded = opts.quietIntervals ?? 2;
+  const growth = (opts.growthMb ?? 8) * 1024 * 1024;
   const cpuMicros =
     opts.cpuMicros ??
     (() => {
       const usage = process.cpuUsage();
       return usage.user + usage.system;
     });
-  // Start-up is the first busy period: its garbage is the largest.
-  let armed = true;
-  let quiet = 0;
+  const rssBytes = opts.rssBytes ?? (() => process.memoryUsage.rss());
+  // Start-up is the first busy period: the first quiet interval collects its garbage.
+  let busySince = true;
+  let reference: number | null = null;
   let last = cpuMicros();
   const timer = setInterval(() => {
     const now = cpuMicros();
-    const used = now - last;
+    const quiet = now - last < quietMicros;
     last = now;
-    if (used >= quietMicros) {
-      armed = true;
-      quiet = 0;
+    if (!quiet) {
+      busySince = true;
       return;
     }
-    if (!armed || ++quiet < quietNeeded) return;
+    const rss = rssBytes();
+    const grown = reference !== null && rss - reference >= growth;
+    if (!busySince && !grown) {
+      // The first quiet interval after a collection: the memory has been handed back by now.
+      reference ??= rss;
+      return;
+    }
     collect();
-    armed = false;
-    quiet = 0;
+    opts.onCollect?.(rss / 1024 / 1024);
+    busySince = false;
+    reference = null;
     last = cpuMicros();
   }, intervalMs);
   timer.unref();
@@ -85,7 +97,12 @@ export const idleMemoryEnv = {
 };
 
 /** collectWhenIdle as the environment configures it (every HTTP service and the catalog worker). */
-export function collectWhenIdleFromEnv(source: Record<string, string | undefined> = process.env): () => void {
+export function collectWhenIdleFromEnv(
+  source: Record<string, string | undefined> = process.env,
+  onCollect?: (rssMb: number) => void,
+): () => void {
   const { IDLE_COLLECT_INTERVAL_MS } = loadEnv(idleMemoryEnv, source);
-  return IDLE_COLLECT_INTERVAL_MS > 0 ? collectWhenIdle({ intervalMs: IDLE_COLLECT_INTERVAL_MS }) : () => {};
+  return IDLE_COLLECT_INTERVAL_MS > 0
+    ? collectWhenIdle({ intervalMs: IDLE_COLLECT_INTERVAL_MS, ...(onCollect ? { onCollect } : {}) })
+    : () => {};
 }

@@ -63,5 +63,7 @@ export async function runService(
   process.once('SIGTERM', () => stop('SIGTERM'));
   stopWithSupervisor(() => stop('supervisor gone'), { source: opts.env ?? process.env });
   await app.listen({ port: opts.port, host: opts.host ?? '127.0.0.1' });
-  stopCollector = collectWhenIdleFromEnv(opts.env ?? process.env);
+  stopCollector = collectWhenIdleFromEnv(opts.env ?? process.env, (rssMb) =>
+    app.log.debug({ rssMb: Math.round(rssMb) }, 'idle: memory collected'),
+  );
 }

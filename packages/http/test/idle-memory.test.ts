@@ -11,46 +11,60 @@ describe('collectWhenIdle', () => {
     vi.useRealTimers();
   });
 
-  it('collects once after quiet intervals follow a busy one, never while busy, and again after the next burst', async () => {
+  it('collects in the first quiet interval after a busy one or after the resident set grew, never under load', async () => {
     vi.useFakeTimers();
+    const MB = 1024 * 1024;
     let cpu = 0;
+    let rss = 150 * MB;
     const collect = vi.fn(() => {
       cpu += 50_000; // the collection's own CPU time must not count as activity
+      rss -= 40 * MB;
     });
     const stop = collectWhenIdle({
       intervalMs: 1_000,
       quietCpuMs: 10,
-      quietIntervals: 2,
+      growthMb: 8,
       cpuMicros: () => cpu,
+      rssBytes: () => rss,
       collect,
     });
-    const interval = async (cpuMs: number) => {
+    const interval = async (cpuMs: number, growMb = 0) => {
       cpu += cpuMs * 1_000;
+      rss += growMb * MB;
       await vi.advanceTimersByTimeAsync(1_000);
     };
-    // Start-up counts as busy: two quiet intervals, then one collection.
-    await interval(1);
+    // Start-up was busy; the first quiet interval collects its garbage.
+    await interval(500);
     expect(collect).not.toHaveBeenCalled();
     await interval(1);
     expect(collect).toHaveBeenCalledTimes(1);
-    // Still quiet: nothing more, however long.
+    // Quiet from then on, nothing grown: never again, however long.
     for (let i = 0; i < 10; i++) await interval(2);
     expect(collect).toHaveBeenCalledTimes(1);
-    // Steady load: never.
-    for (let i = 0; i < 10; i++) await interval(500);
+    // Steady load that grows the heap: never while it lasts.
+    for (let i = 0; i < 10; i++) await interval(500, 5);
     expect(collect).toHaveBeenCalledTimes(1);
-    // A quiet interval between two busy ones is not enough.
-    await interval(1);
-    await interval(500);
-    await interval(1);
-    expect(collect).toHaveBeenCalledTimes(1);
+    // The first quiet interval after it collects.
     await interval(1);
     expect(collect).toHaveBeenCalledTimes(2);
+    // Quiet but grown by less than 8 MB since: nothing.
+    await interval(1);
+    await interval(1, 5);
+    await interval(1);
+    expect(collect).toHaveBeenCalledTimes(2);
+    // Grown by more (a burst between two samples): the next quiet interval collects.
+    await interval(1, 6);
+    expect(collect).toHaveBeenCalledTimes(3);
+    // One busy interval (requests, a job) and the next quiet one collects again, grown or not.
+    await interval(1);
+    await interval(300);
+    expect(collect).toHaveBeenCalledTimes(3);
+    await interval(1);
+    expect(collect).toHaveBeenCalledTimes(4);
     stop();
-    await interval(500);
-    await interval(1);
-    await interval(1);
-    expect(collect).toHaveBeenCalledTimes(2);
+    await interval(300);
+    await interval(1, 50);
+    expect(collect).toHaveBeenCalledTimes(4);
   });
 
   it("gets V8's full collection without --expose-gc", () => {
