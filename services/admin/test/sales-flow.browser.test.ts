@@ -492,6 +492,9 @@ describe('the sales pages in Chromium through the real proxy', () => {
       () =>
         !(document.querySelector('[data-testid="quotation-submit"]') as HTMLButtonElement | null)?.disabled,
     );
+    // Typing 150 starts a proposal per debounce; on a loaded machine the one for 15 can answer
+    // first and free the button while the one for 150 is still due: save after the last one.
+    await page.waitForNetworkIdle({ idleTime: 500, timeout: 30_000 });
     await press('[data-testid="quotation-submit"]');
     await at(/^\/app\/quotations\/\d+$/);
     await waitFor(() =>
