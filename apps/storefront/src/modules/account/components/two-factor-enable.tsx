@@ -10,6 +10,7 @@ import {
 } from '../actions';
 import { at } from '../texts';
 import { FormMessage } from './action-form';
+import { CurrentPasswordField } from './current-password-field';
 
 /** The key as an app shows it when typed in by hand: groups of four. */
 const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
@@ -137,16 +138,7 @@ function TwoFactorChoice({
           <h3>{tx.methodApp}</h3>
           <p className="muted">{tx.methodAppIntro}</p>
           <input type="hidden" name="lang" value={lang} />
-          <label className="field">
-            <span>{tx.setupNeedsPassword}</span>
-            <input
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              maxLength={1024}
-            />
-          </label>
+          <CurrentPasswordField label={tx.setupNeedsPassword} />
           <FormMessage state={start} />
           <button type="submit" disabled={startPending} data-testid="setup-authenticator">
             {tx.setUpApp}

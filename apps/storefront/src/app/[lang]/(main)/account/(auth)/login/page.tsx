@@ -4,6 +4,7 @@ import { redirect } from 'next/navigation';
 import { retrieveCustomer } from '@lib/data/customer';
 import { loginAction } from '@modules/account/actions';
 import { ActionForm } from '@modules/account/components/action-form';
+import { CurrentPasswordField } from '@modules/account/components/current-password-field';
 import { pageLang } from '@modules/account/page-helpers';
 import { at } from '@modules/account/texts';
 
@@ -43,10 +44,7 @@ export default async function LoginPage({
           <span>{tx.email}</span>
           <input name="email" type="email" autoComplete="email" required maxLength={254} />
         </label>
-        <label className="field">
-          <span>{tx.password}</span>
-          <input name="password" type="password" autoComplete="current-password" required maxLength={1024} />
-        </label>
+        <CurrentPasswordField label={tx.password} />
         <label className="check">
           <input name="remember" type="checkbox" /> {tx.rememberMe}
         </label>

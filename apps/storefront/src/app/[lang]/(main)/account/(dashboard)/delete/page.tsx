@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { deleteAccountAction } from '@modules/account/actions';
 import { ActionForm } from '@modules/account/components/action-form';
+import { CurrentPasswordField } from '@modules/account/components/current-password-field';
 import { pageLang } from '@modules/account/page-helpers';
 import { at } from '@modules/account/texts';
 
@@ -21,10 +22,7 @@ export default async function DeleteAccountPage({ params }: { params: Promise<{ 
         danger
         testId="delete-form"
       >
-        <label className="field">
-          <span>{tx.password}</span>
-          <input name="password" type="password" autoComplete="current-password" required maxLength={1024} />
-        </label>
+        <CurrentPasswordField label={tx.password} />
         <label className="check">
           <input type="checkbox" name="confirm" required /> {tx.deleteConfirm}
         </label>

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { twoFactorStatus } from '@lib/data/customer';
 import { disableTwoFactorAction } from '@modules/account/actions';
 import { ActionForm } from '@modules/account/components/action-form';
+import { CurrentPasswordField } from '@modules/account/components/current-password-field';
 import { TwoFactorEnable } from '@modules/account/components/two-factor-enable';
 import { load, pageLang } from '@modules/account/page-helpers';
 import { at } from '@modules/account/texts';
@@ -44,16 +45,7 @@ export default async function SecurityPage({ params }: { params: Promise<{ lang:
               danger
               testId="disable-2fa"
             >
-              <label className="field">
-                <span>{tx.disableNeedsPassword}</span>
-                <input
-                  name="password"
-                  type="password"
-                  autoComplete="current-password"
-                  required
-                  maxLength={1024}
-                />
-              </label>
+              <CurrentPasswordField label={tx.disableNeedsPassword} />
             </ActionForm>
             {status.data.method === 'email' && (
               <div className="switch-method">
