@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chromiumArgs } from '@aplt/config';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 
 export interface BrowserPoolOptions {
   /** The browser binary, or how to find it (resolved at launch, so a missing one fails readiness, not boot). */
@@ -18,8 +18,11 @@ export interface BrowserPoolOptions {
 }
 
 /** Launches Debian's Chromium headless with our flags (the pool's browsers and benchmarks' baseline). */
-export function launchChromium(executablePath: string): Promise<Browser> {
+export async function launchChromium(executablePath: string): Promise<Browser> {
   const shell = executablePath.includes('headless-shell');
+  // Loaded with the first browser, not at start-up: puppeteer holds about 14 MB of resident memory,
+  // and the modal launches its browser only for the first proof.
+  const { default: puppeteer } = await import('puppeteer-core');
   return puppeteer.launch({
     executablePath,
     headless: shell ? 'shell' : true,

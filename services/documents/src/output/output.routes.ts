@@ -157,7 +157,7 @@ export const outputRoutes = fp(
           const doc = await load(request, kind, request.body.id);
           // Check the addresses before paying for a render.
           draftAddresses(doc);
-          const eml = buildEmlDraft(kind, doc, await pdfOf(request, doc));
+          const eml = await buildEmlDraft(kind, doc, await pdfOf(request, doc));
           return sendFile(reply, 'message/rfc822', 'attachment', emlFileName(kind, doc.number), eml);
         },
       );

@@ -1,5 +1,5 @@
 import { errorBody, notFound, type App } from '@aplt/http';
-import sharp from 'sharp';
+import { loadSharp } from '../render/sharp';
 import { z } from 'zod';
 import type { Config } from '../config';
 import { type CatalogDeps, configCheck, masterDb, requireProduct } from './catalog.service';
@@ -91,6 +91,7 @@ export function catalogRoutes(app: App, deps: CatalogDeps, config: Config) {
             t.positions
               .filter((p) => p.templatePath)
               .map(async (p) => {
+                const sharp = await loadSharp();
                 const meta = await sharp(
                   Buffer.from(await loadTemplate(p.templatePath as string, config.SVG_TEMPLATE_DIR)),
                 ).metadata();

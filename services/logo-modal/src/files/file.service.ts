@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { notFound } from '@aplt/http';
 import archiver from 'archiver';
-import sharp from 'sharp';
+import { loadSharp } from '../render/sharp';
 import { masterDb } from '../catalog/catalog.service';
 import type { FileKind } from '../db-types';
 import { listFiles, type FileRow } from '../transactions/transaction.repository';
@@ -37,6 +37,7 @@ export async function getScreenshot(
   if (opts.quality === 'high') return read(deps, rows.get('screenshot_hq'), 'high-resolution screenshot');
   const png = await read(deps, rows.get('screenshot'), 'screenshot');
   if (opts.format === 'jpeg' || opts.format === 'jpg') {
+    const sharp = await loadSharp();
     const data = await sharp(png.data).flatten({ background: '#ffffff' }).jpeg({ quality: 90 }).toBuffer();
     return { data, contentType: 'image/jpeg', filename: 'screenshot.jpg' };
   }

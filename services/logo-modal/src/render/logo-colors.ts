@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from './sharp';
 import { cssNamedColors } from './css-named-colors';
 
 /*
@@ -129,6 +129,7 @@ function segmentDistance(p: Cluster, a: Cluster, b: Cluster): number {
  * background (one colour on at least 90 % of its border) is the material, not a printed colour.
  */
 export async function rasterColors(data: Buffer): Promise<string[]> {
+  const sharp = await loadSharp();
   const { data: px, info } = await sharp(data, { limitInputPixels: 50_000_000 })
     .rotate()
     .resize(SAMPLE_SIDE, SAMPLE_SIDE, { fit: 'inside', withoutEnlargement: true, kernel: 'nearest' })

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from './sharp';
 import { rasterColors, svgColors } from './logo-colors';
 
 export type LogoFormat = 'svg' | 'png' | 'jpeg';
@@ -18,6 +18,7 @@ export interface LogoInfo {
 
 /** Size and colours of an uploaded logo (logo-colors.ts); throws when sharp cannot decode it. */
 export async function inspectLogo(format: LogoFormat, data: Buffer): Promise<LogoInfo> {
+  const sharp = await loadSharp();
   const meta = await sharp(data, { limitInputPixels: 50_000_000 }).metadata();
   if (!meta.width || !meta.height) throw new Error('Image has no size');
   const colors = format === 'svg' ? svgColors(data.toString('utf8')) : await rasterColors(data);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import { loadSharp } from './sharp';
 import { type Box, placeLogo } from '../catalog/geometry';
 import type { LogoFormat } from './logo-info';
 
@@ -15,6 +15,7 @@ function rasterTemplate(svg: string, width: number): Promise<{ png: Buffer; fact
   if (!hit) {
     hit = (async () => {
       const template = Buffer.from(svg);
+      const sharp = await loadSharp();
       const meta = await sharp(template).metadata();
       const factor = width / (meta.width ?? width);
       const png = await sharp(template, { density: Math.min(72 * factor, 2400) })
@@ -45,6 +46,7 @@ export interface ScreenshotInput {
  */
 export async function renderScreenshot(input: ScreenshotInput, targetWidth: number): Promise<Buffer> {
   const { png, factor } = await rasterTemplate(input.templateSvg, targetWidth);
+  const sharp = await loadSharp();
   const base = sharp(png);
   const place = placeLogo(input.box, input.logo.width / input.logo.height, input.placement);
   const w = Math.max(1, Math.round(place.width * factor));
