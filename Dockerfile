@@ -32,6 +32,7 @@ COPY --from=deps --chown=node:node /app /app
 RUN mkdir -p /data/files /data/devprojects && chown -R node:node /data
 USER node
 ARG SERVICE=admin
-ENV SERVICE=${SERVICE} NODE_ENV=production HOST=0.0.0.0
+# Two malloc arenas instead of eight per core: lower idle memory (see deploy/fleet/run-fleet.ts).
+ENV SERVICE=${SERVICE} NODE_ENV=production HOST=0.0.0.0 MALLOC_ARENA_MAX=2
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||process.env.DEFAULT_PORT)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["sh", "-c", "exec node --enable-source-maps services/${SERVICE}/dist/server.mjs"]
