@@ -1,6 +1,6 @@
 /**
  * `pnpm migrate`: brings every database of the fleet to the latest schema. Control plane, access
- * and portal first, then each tenant's commerce and aplt databases as the registry lists them.
+ * and portal first, then each tenant's commerce and aplt databases, four tenants at a time.
  */
 import {
   apltDbEnv,
@@ -16,6 +16,8 @@ import { migrateToLatest } from './migrate';
 import { ensureMysqlDatabase, ensurePgDatabase, migrateTenantDatabases } from './provision';
 import { TenantRegistry } from './registry';
 import type { ControlDatabase } from './types';
+
+const TENANT_MIGRATION_LANES = 4;
 
 export async function migrateFleet(
   log: (line: string) => void = console.log,
@@ -61,10 +63,31 @@ export async function migrateFleet(
   const control = createPgDb<ControlDatabase>({ ...server, database: e.CONTROL_DB }, { max: 2 });
   try {
     const registry = new TenantRegistry(control);
-    for (const tenant of await registry.list()) {
-      await migrateTenantDatabases(tenant, tenantServersFromEnv(e));
-      log(`tenant ${tenant.id}: commerce + aplt up to date`);
-    }
+    // Tenants are independent databases: a few at a time, so a restart on a fleet that is up to
+    // date pays a handful of round trips per tenant once, not once per tenant in a row.
+    const tenants = await registry.list();
+    const servers = tenantServersFromEnv(e);
+    let next = 0;
+    let failed = false;
+    const lane = async () => {
+      while (!failed && next < tenants.length) {
+        const tenant = tenants[next++]!;
+        try {
+          await migrateTenantDatabases(tenant, servers);
+        } catch (err) {
+          failed = true; // the other lanes finish the tenant they are on and take no further one
+          throw new Error(`tenant ${tenant.id}: ${err instanceof Error ? err.message : String(err)}`, {
+            cause: err,
+          });
+        }
+        log(`tenant ${tenant.id}: commerce + aplt up to date`);
+      }
+    };
+    const lanes = await Promise.allSettled(
+      Array.from({ length: Math.min(TENANT_MIGRATION_LANES, tenants.length) }, lane),
+    );
+    const failure = lanes.find((l) => l.status === 'rejected');
+    if (failure) throw failure.reason;
   } finally {
     await control.destroy();
   }
