@@ -23,7 +23,7 @@ log "lint and type-check; meanwhile the admin panel, the services and the e-invo
 ) &
 builds=$!
 checks=0
-pnpm_cmd exec turbo run //#lint //#typecheck --output-logs=errors-only || checks=$?
+pnpm_cmd exec turbo run //#lint:repo //#typecheck:repo --output-logs=errors-only || checks=$?
 log "generated proxy configuration and database types are current"
 pnpm_cmd exec tsx proxy/src/cli.ts --check || checks=$?
 pnpm_cmd exec tsx packages/db/scripts/db-types.ts --check || checks=$?
