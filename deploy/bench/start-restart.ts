@@ -5,10 +5,11 @@
 // touch a running demo fleet (own ports). The second start runs twice on the same data: the
 // TypeScript source through tsx (the baseline) and the compiled bundles the start command runs
 // (`pnpm build` first), each followed by the idle RSS of every process after two quiet minutes; the
-// compiled fleet once more with the idle collection off, as its baseline.
+// compiled fleet once more with the idle collection off and once with glibc's default malloc
+// arenas instead of the fleet's two, as their baselines.
 // Run: pnpm build && node --import tsx deploy/bench/start-restart.ts
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serviceNames } from '@aplt/config';
 import { dropFleetDatabases, freePort, httpRequest } from '@aplt/testing';
@@ -128,14 +129,24 @@ try {
   });
   const heldRss = await idleRss(held);
   await held.stop();
+  // Baseline for the fleet's two malloc arenas: glibc's default, eight per core.
+  const arenas = await timedStart(
+    'second start (same databases), compiled, default malloc arenas',
+    'compiled',
+    {
+      MALLOC_ARENA_MAX: String(8 * availableParallelism()),
+    },
+  );
+  const arenaRss = await idleRss(arenas);
+  await arenas.stop();
   const third = await timedStart('second start (same databases), compiled bundles', 'compiled');
   const compiledRss = await idleRss(third);
   await third.stop();
   const col = (v: number | undefined) => (v ?? Number.NaN).toFixed(1).padStart(10);
-  console.log(`\nidle RSS after ${IDLE_MS / 1000} s, MB   compiled  compiled, not collected  tsx`);
+  console.log(`\nidle RSS after ${IDLE_MS / 1000} s, MB   compiled  not collected  default arenas  tsx`);
   for (const name of Object.keys(compiledRss))
     console.log(
-      `  ${name.padEnd(22)} ${col(compiledRss[name])} ${col(heldRss[name])}${' '.repeat(14)}${col(tsxRss[name])}`,
+      `  ${name.padEnd(22)} ${col(compiledRss[name])}  ${col(heldRss[name])}  ${col(arenaRss[name])}      ${col(tsxRss[name])}`,
     );
   const services = Object.keys(compiledRss).filter((n) => n !== 'storefront');
   const max = Math.max(...services.map((n) => compiledRss[n]!));
