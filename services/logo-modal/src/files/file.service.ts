@@ -1,6 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { notFound } from '@aplt/http';
-import archiver from 'archiver';
 import { loadSharp } from '../render/sharp';
 import { masterDb } from '../catalog/catalog.service';
 import type { FileKind } from '../db-types';
@@ -102,6 +101,8 @@ export async function zipStream(
       data,
     });
   }
+  // Loaded with the first download: archiver and its streams are about 5 MB of resident memory.
+  const { default: archiver } = await import('archiver');
   const archive = archiver('zip', { zlib: { level: 6 } });
   const out = new PassThrough();
   archive.on('error', (err) => out.destroy(err));
