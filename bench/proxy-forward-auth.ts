@@ -3,7 +3,8 @@
 //   forward auth to our access service (its /api/validate: whitelisted client IP, and a session
 //   cookie), behind forward auth to a trivial auth server answering 200, and without forward auth;
 // - the upstream route straight, without the proxy (the floor under all of them).
-// Goal of issue #17: ours >= 90 % of the same proxy with the trivial auth server.
+// Goal of issue #17: ours >= 90 % of the same proxy with the trivial auth server. The session case
+// is printed beside the trivial auth server answering the same request (with the same cookie) too.
 // Every server runs in its own process, with logging as the start command runs it (LOG_LEVEL,
 // default info; JSON written asynchronously straight into .run/bench/proxy-forward-auth-<role>.log, counted at
 // the end and removed unless KEEP_BENCH_LOGS).
@@ -228,16 +229,16 @@ async function main(): Promise<void> {
     }
 
     const host = { host: 'acme.localhost' };
-    const cases = [
+    const withCookie = { ...host, cookie: `aplt_session=${accessSession!.session}` };
+    // `same`: the trivial-auth case that sends exactly this request (the cookie travels to the
+    // auth server and on to the upstream in both), so only the auth server's decision differs.
+    const cases: Array<{ name: string; url: string; headers: Record<string, string>; same?: number }> = [
       { name: 'upstream route straight (no proxy)', url: `http://${up}${ROUTE}`, headers: host },
       { name: 'proxy, no forward auth', url: proxy(ports.none), headers: host },
       { name: 'proxy + trivial auth server (baseline)', url: proxy(ports.trivial), headers: host },
-      { name: 'proxy + our access, whitelisted IP', url: proxy(ports.ip), headers: host },
-      {
-        name: 'proxy + our access, session cookie',
-        url: proxy(ports.session),
-        headers: { ...host, cookie: `aplt_session=${accessSession!.session}` },
-      },
+      { name: 'proxy + trivial auth, same cookie', url: proxy(ports.trivial), headers: withCookie },
+      { name: 'proxy + our access, whitelisted IP', url: proxy(ports.ip), headers: host, same: 2 },
+      { name: 'proxy + our access, session cookie', url: proxy(ports.session), headers: withCookie, same: 3 },
     ];
     for (const c of cases) {
       const res = await fetch(c.url, { headers: c.headers });
@@ -287,6 +288,9 @@ async function main(): Promise<void> {
       console.log(
         `${c.name.padEnd(40)} ${mean(r.rps).toFixed(0).padStart(7)} req/s  p50 ${mean(r.p50).toFixed(1)} ms  p99 ${mean(r.p99).toFixed(1)} ms  ` +
           `${((mean(r.rps) / baseline) * 100).toFixed(1)} % of trivial auth, ${((mean(r.rps) / noAuth) * 100).toFixed(1)} % of no auth` +
+          (c.same === undefined
+            ? ''
+            : `, ${((mean(r.rps) / mean(results[c.same]!.rps)) * 100).toFixed(1)} % of trivial auth with the same request`) +
           (bad.length
             ? `  NON-200: ${bad.map(([k, v]) => `${k} x${v}`).join(', ')} of ${r.total} (${((bad.reduce((a, [, v]) => a + v, 0) / r.total) * 100).toFixed(2)} %)`
             : ''),
