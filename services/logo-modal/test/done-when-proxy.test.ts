@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createAccessAppForTest } from '@aplt/service-access/testing';
 import { startTestProxy, type TestProxy } from '@aplt/testing';
@@ -10,6 +11,9 @@ import { launchChromium, openModalFrom, uploadLogo, waitForEvents } from './brow
 import { type ModalHarness, startHarness, vectorLogo } from './helpers';
 
 const run = promisify(execFile);
+// For a person to look at: the modal with the logo placed, the shop's cart after 'Add to Order',
+// and the product preview and proof the ZIP carries.
+const SHOTS = fileURLToPath(new URL('../../../.run/screenshots/logo-modal/', import.meta.url));
 
 describe('Done when: through the proxy, a person configures a product on the demo webshop and downloads the ZIP', () => {
   let h: ModalHarness;
@@ -53,8 +57,11 @@ describe('Done when: through the proxy, a person configures a product on the dem
     const logoPath = join(dir, 'logo.svg');
     await writeFile(logoPath, vectorLogo);
     await uploadLogo(frame, logoPath);
+    await mkdir(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, 'modal-logo-placed.png') });
     await frame.click('#add-to-order');
     await waitForEvents(page, ['CONFIGURATOR_READY', 'SERVICE_LOGO_ADD_TO_ORDER', 'CLOSE_MODAL']);
+    await page.screenshot({ path: join(SHOTS, 'shop-cart.png'), fullPage: true });
 
     const zipHref = await page.$eval('.cart-item a.zip', (a) => (a as HTMLAnchorElement).href);
     expect(zipHref).toMatch(new RegExp(`^${origin}/api/transactions/[0-9a-f-]{36}/download-zip$`));
@@ -71,6 +78,7 @@ describe('Done when: through the proxy, a person configures a product on the dem
       'screenshot.png',
     ]);
     await run('unzip', ['-q', '-t', zipPath]);
+    await run('unzip', ['-o', '-q', zipPath, 'screenshot.png', 'korrekturabzug_900-01.001.pdf', '-d', SHOTS]);
     await page.close();
   });
 });
