@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /** The parsed `smtpEnv` group of @aplt/config. */
 export interface SmtpSettings {
@@ -35,23 +35,38 @@ export interface Mailer {
  * on 587, then STARTTLS (never implicit TLS), refusing to send when the server does not offer it
  * (unless SMTP_REQUIRE_TLS is off for a local catch-all), authenticated with MAIL_PASSWORD as
  * SMTP_USER (default: the sender address), from the configured name and address.
+ *
+ * nodemailer (some 35 modules) loads with the first mail, not at start: most services send mail
+ * rarely and their idle memory counts.
  */
 export function createMailer(config: SmtpSettings): Mailer {
-  const transport: Transporter = nodemailer.createTransport({
-    host: config.SMTP_HOST,
-    port: config.SMTP_PORT,
-    secure: false,
-    requireTLS: config.SMTP_REQUIRE_TLS,
-    auth: config.MAIL_PASSWORD
-      ? { user: config.SMTP_USER ?? config.MAIL_FROM_ADDRESS, pass: config.MAIL_PASSWORD }
-      : undefined,
-    tls: { rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED },
-  });
+  let transport: Promise<Transporter> | undefined;
+  let closed = false;
+  const open = async (): Promise<Transporter> => {
+    const { default: nodemailer } = await import('nodemailer');
+    const t = nodemailer.createTransport({
+      host: config.SMTP_HOST,
+      port: config.SMTP_PORT,
+      secure: false,
+      requireTLS: config.SMTP_REQUIRE_TLS,
+      auth: config.MAIL_PASSWORD
+        ? { user: config.SMTP_USER ?? config.MAIL_FROM_ADDRESS, pass: config.MAIL_PASSWORD }
+        : undefined,
+      tls: { rejectUnauthorized: config.SMTP_TLS_REJECT_UNAUTHORIZED },
+    });
+    // A close() that came while the module loaded still closes what it opened.
+    if (closed) t.close();
+    return t;
+  };
   const from = { name: config.MAIL_FROM_NAME, address: config.MAIL_FROM_ADDRESS };
   return {
     async send({ messageId, ...mail }) {
-      await transport.sendMail({ from, ...mail, ...(messageId ? { messageId } : {}) });
+      transport ??= open();
+      await (await transport).sendMail({ from, ...mail, ...(messageId ? { messageId } : {}) });
     },
-    close: () => transport.close(),
+    close: () => {
+      closed = true;
+      void transport?.then((t) => t.close());
+    },
   };
 }

@@ -1,6 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { generate, generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
 
 /**
  * Authenticator-app codes (TOTP, RFC 6238: SHA-1, 6 digits, 30 s, what every authenticator app
@@ -21,9 +20,11 @@ export const totpCodeAt = (secret: string, now = Date.now()) =>
 
 /**
  * What an enrolment shows: the otpauth:// URI an authenticator app reads from the QR code, the QR
- * code as SVG (for pages that inline markup) and as a PNG data URL (for an <img>).
+ * code as SVG (for pages that inline markup) and as a PNG data URL (for an <img>). The QR encoder
+ * (qrcode with pngjs, some 60 modules) loads at the first enrolment, not with the service.
  */
 export async function enrolmentOf(secret: string, who: { issuer: string; label: string }) {
+  const { default: QRCode } = await import('qrcode');
   const uri = generateURI({ issuer: who.issuer, label: who.label, secret, period: PERIOD });
   const options = { errorCorrectionLevel: 'M', margin: 2 } as const;
   const [svg, dataUrl] = await Promise.all([
