@@ -32,7 +32,8 @@ COPY --from=deps --chown=node:node /app /app
 RUN mkdir -p /data/files /data/devprojects && chown -R node:node /data
 USER node
 ARG SERVICE=admin
-# Two malloc arenas instead of eight per core: lower idle memory (see deploy/fleet/run-fleet.ts).
-ENV SERVICE=${SERVICE} NODE_ENV=production HOST=0.0.0.0 MALLOC_ARENA_MAX=2
+# glibc's malloc as the fleet runner sets it: lower idle memory (see deploy/fleet/malloc-env.ts).
+ENV SERVICE=${SERVICE} NODE_ENV=production HOST=0.0.0.0 \
+    GLIBC_TUNABLES=glibc.malloc.mmap_threshold=32768:glibc.malloc.trim_threshold=65536:glibc.malloc.arena_max=2
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||process.env.DEFAULT_PORT)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["sh", "-c", "exec node --enable-source-maps services/${SERVICE}/dist/server.mjs"]

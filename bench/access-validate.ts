@@ -15,6 +15,7 @@ import { closeSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import autocannon from 'autocannon';
+import { serviceMallocEnv } from '../deploy/fleet/malloc-env';
 
 const DURATION = Number(process.env.DURATION ?? 3);
 const CONNECTIONS = 50;
@@ -36,7 +37,7 @@ if ((process.env.BENCH_RUNTIME ?? 'compiled') === 'compiled') {
 console.log(`servers run ${serveArgs.length === 1 ? 'compiled (bundle)' : 'from source through tsx'}`);
 const child = spawn(process.execPath, serveArgs, {
   cwd: accessDir,
-  env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },
+  env: { ...process.env, ...serviceMallocEnv, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },
   stdio: ['ignore', logFd, 'inherit', 'pipe'],
 });
 closeSync(logFd);

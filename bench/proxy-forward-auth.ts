@@ -34,6 +34,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { createApp, createLogger, flushLogs } from '@aplt/http';
 import autocannon from 'autocannon';
+import { serviceMallocEnv } from '../deploy/fleet/malloc-env';
 
 const role = process.argv[2];
 const LOG_LEVEL = process.env.LOG_LEVEL ?? 'info';
@@ -149,7 +150,7 @@ async function main(): Promise<void> {
   const start = async (which: string) => {
     const fd = openSync(`${runDir}proxy-forward-auth-${which}.log`, 'w');
     const child = spawn(process.execPath, [...roleArgs, which], {
-      env: { ...process.env, LOG_LEVEL },
+      env: { ...process.env, ...serviceMallocEnv, LOG_LEVEL },
       stdio: ['ignore', fd, 'inherit', 'pipe'],
     });
     closeSync(fd);

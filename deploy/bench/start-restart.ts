@@ -5,14 +5,15 @@
 // touch a running demo fleet (own ports). The second start runs twice on the same data: the
 // TypeScript source through tsx (the baseline) and the compiled bundles the start command runs
 // (`pnpm build` first), each followed by the idle RSS of every process after two quiet minutes; the
-// compiled fleet once more with the idle collection off and once with glibc's default malloc
-// arenas instead of the fleet's two, as their baselines.
+// compiled fleet once more with the idle collection off and once with glibc's own malloc behaviour
+// instead of the fleet's settings (deploy/fleet/malloc-env.ts), as their baselines.
 // Run: pnpm build && node --import tsx deploy/bench/start-restart.ts
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serviceNames } from '@aplt/config';
 import { dropFleetDatabases, freePort, httpRequest } from '@aplt/testing';
+import { defaultGlibcTunables } from '../fleet/malloc-env';
 import { startFleet } from '../fleet/run-fleet';
 import { demoTenants } from '../fleet/seeds/demo-tenants';
 
@@ -129,12 +130,12 @@ try {
   });
   const heldRss = await idleRss(held);
   await held.stop();
-  // Baseline for the fleet's two malloc arenas: glibc's default, eight per core.
+  // Baseline for the fleet's malloc settings (deploy/fleet/malloc-env.ts): glibc's own.
   const arenas = await timedStart(
-    'second start (same databases), compiled, default malloc arenas',
+    'second start (same databases), compiled, glibc malloc defaults',
     'compiled',
     {
-      MALLOC_ARENA_MAX: String(8 * availableParallelism()),
+      GLIBC_TUNABLES: defaultGlibcTunables(availableParallelism()),
     },
   );
   const arenaRss = await idleRss(arenas);
@@ -143,7 +144,7 @@ try {
   const compiledRss = await idleRss(third);
   await third.stop();
   const col = (v: number | undefined) => (v ?? Number.NaN).toFixed(1).padStart(10);
-  console.log(`\nidle RSS after ${IDLE_MS / 1000} s, MB   compiled  not collected  default arenas  tsx`);
+  console.log(`\nidle RSS after ${IDLE_MS / 1000} s, MB   compiled  not collected  glibc malloc  tsx`);
   for (const name of Object.keys(compiledRss))
     console.log(
       `  ${name.padEnd(22)} ${col(compiledRss[name])}  ${col(heldRss[name])}  ${col(arenaRss[name])}      ${col(tsxRss[name])}`,

@@ -13,7 +13,7 @@
  *   when freed, and the heap's free top goes back beyond 64 KiB.
  */
 export const SERVICE_GLIBC_TUNABLES =
-  'glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=32768:glibc.malloc.trim_threshold=65536';
+  'glibc.malloc.mmap_threshold=32768:glibc.malloc.trim_threshold=65536:glibc.malloc.arena_max=2';
 
 /** glibc's own behaviour (eight arenas per core, thresholds that grow): the start bench's baseline. */
 export const defaultGlibcTunables = (cores: number) => `glibc.malloc.arena_max=${8 * cores}`;

@@ -29,6 +29,7 @@ import { startMailCatcher, type MailCatcher } from './mail-catcher';
 import { type FleetProcess, fleetProcesses, nodeArgs } from './manifest';
 import { parseReplicas } from './replicas';
 import { type SeedContext, seedSteps } from './seeds';
+import { serviceMallocEnv } from './malloc-env';
 import { ensureSeedMarkers, FLEET_SCOPE, readSeedMarkers, writeSeedMarkers } from './seed-markers';
 import { Supervised } from './supervisor';
 
@@ -350,11 +351,8 @@ export async function startFleet(opts: {
   const crashed = new Promise<string>((resolve) => {
     reportCrash = resolve;
   });
-  // glibc gives every thread that allocates (libuv's pool, V8's workers) an arena of its own, up
-  // to eight per core, and keeps what they freed: two arenas hold a service's idle memory lower
-  // (5-9 MB in the start bench's runs) at no cost a service on two cores can measure.
   const serviceEnv: Record<string, string> = {
-    MALLOC_ARENA_MAX: '2',
+    ...serviceMallocEnv,
     ...ensureSecretsFile(e.FLEET_SECRETS_FILE),
   };
   notes.push(`secrets: ${e.FLEET_SECRETS_FILE} (made once per checkout, mode 0600; delete it to rotate)`);

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundlePackage } from '../build/bundle';
+import { bundlePackage, INLINED } from '../build/bundle';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -25,6 +26,17 @@ afterAll(() => {
 });
 
 /**
+ * What a bundle asks Node to load: its top-level import statements (esbuild writes each at the
+ * start of a line, and inlined libraries' comments quote SQL like `from "person"`) and its dynamic
+ * imports of a string.
+ */
+function importsOf(code: string): string[] {
+  const statements = [...code.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+"([^"]+)";?$/gm)];
+  const dynamic = [...code.matchAll(/\bimport\("([^"]+)"\)/g)];
+  return [...statements, ...dynamic].map((m) => m[1]!);
+}
+
+/**
  * The compiled fleet's bundles load under plain Node, without tsx: every import resolves (ES
  * modules link before any code runs, so reaching the service's own configuration check proves
  * the whole graph loaded), and no third-party import is left for Node to look up by name from a
@@ -44,10 +56,14 @@ describe('service bundles (deploy/build/bundle.ts)', () => {
       for (const entry of entries) {
         const bundle = path.join(outdir, `${path.basename(entry, '.ts')}.mjs`);
         const code = readFileSync(bundle, 'utf8');
-        const bare = [...code.matchAll(/\bfrom\s+"([^"]+)"|\bimport\("([^"]+)"\)/g)]
-          .map((m) => m[1] ?? m[2]!)
-          .filter((s) => !s.startsWith('.') && !s.startsWith('node:'));
+        const specifiers = importsOf(code);
+        const bare = specifiers.filter((s) => !s.startsWith('.') && !s.startsWith('node:'));
         expect(bare, `bare imports in ${name}/${entry}`).toEqual([]);
+        // The inlined libraries are in the bundle, never loaded beside it from node_modules.
+        const loaded = specifiers
+          .map((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules)/.exec(s)?.[1])
+          .filter((p) => p !== undefined && INLINED.has(p));
+        expect(loaded, `inlined libraries imported by ${name}/${entry}`).toEqual([]);
         // An empty environment: every process refuses it with its list of missing variables.
         const run = spawnSync(process.execPath, [bundle], {
           env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production' },
@@ -61,4 +77,27 @@ describe('service bundles (deploy/build/bundle.ts)', () => {
     },
     120_000,
   );
+
+  it('refuses a library left to Node that imports an inlined one (Node would load a second copy)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bundle-twice-'));
+    try {
+      const lib = path.join(dir, 'node_modules', 'uses-zod');
+      mkdirSync(lib, { recursive: true });
+      writeFileSync(
+        path.join(lib, 'package.json'),
+        JSON.stringify({ name: 'uses-zod', main: 'index.js', dependencies: { zod: '^4' } }),
+      );
+      writeFileSync(path.join(lib, 'index.js'), "module.exports = require('zod');\n");
+      writeFileSync(path.join(dir, 'entry.ts'), "import z from 'uses-zod';\nconsole.log(z);\n");
+      await expect(bundlePackage(dir, ['entry.ts'])).rejects.toThrow(/uses-zod .*depends on zod/);
+      // The same library without that dependency is left to Node as usual.
+      writeFileSync(path.join(lib, 'package.json'), JSON.stringify({ name: 'uses-zod', main: 'index.js' }));
+      await bundlePackage(dir, ['entry.ts']);
+      expect(readFileSync(path.join(dir, 'dist', 'entry.mjs'), 'utf8')).toContain(
+        'node_modules/uses-zod/index.js',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -5,6 +5,7 @@ import { COMPOSE_REPLICAS } from '@aplt/proxy';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { demoTenants, secondServerTenants } from '../fleet/seeds/demo-tenants';
+import { SERVICE_GLIBC_TUNABLES } from '../fleet/malloc-env';
 
 const root = new URL('../../', import.meta.url);
 /** A value as compose reads it when the variable is unset: `${X:-default}` -> `default`. */
@@ -130,6 +131,8 @@ describe('docker-compose.yml', () => {
     expect(dockerfile).toContain('pnpm build');
     expect(dockerfile).toContain('services/${SERVICE}/dist/server.mjs');
     expect(dockerfile).not.toMatch(/--import tsx/);
+    // The services' malloc settings are the fleet runner's, not a copy that drifted.
+    expect(dockerfile).toContain(`GLIBC_TUNABLES=${SERVICE_GLIBC_TUNABLES}`);
   });
 
   it('runs every process from a bundle that `pnpm build` makes, none through tsx', () => {

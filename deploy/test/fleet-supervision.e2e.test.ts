@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { createRedis, QueueClient } from '@aplt/queue';
 import { testServers } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_GLIBC_TUNABLES } from '../fleet/malloc-env';
 import { demoAdmin } from '../fleet/seeds/demo-tenants';
 import { type FleetFixture, startFleetFixture } from './fleet-fixture';
 import { type LoadTarget, steadyLoad } from './steady-load';
@@ -69,6 +71,14 @@ describe('the fleet supervises its processes and balances over replicas', () => 
     }
     expect(servedBy('admin.1', from)).toBeGreaterThan(0);
     expect(servedBy('admin.2', from)).toBeGreaterThan(0);
+    // Every process (replicas and the catalog worker too) runs with the fleet's malloc settings.
+    // glibc cuts the variable at its first separator in place once it has read it, so that much
+    // of it is what /proc shows.
+    const firstTunable = SERVICE_GLIBC_TUNABLES.split(':')[0];
+    for (const p of f.fleet.processes()) {
+      const environ = readFileSync(`/proc/${p.pid}/environ`, 'utf8').split('\0');
+      expect(environ, p.name).toContain(`GLIBC_TUNABLES=${firstTunable}`);
+    }
   });
 
   it('loses no idempotent request, no queued job and no number when one replica of every service is killed at once', async () => {
