@@ -23,6 +23,8 @@ export function httpRequest(
     headers?: Record<string, string>;
     body?: string | Buffer | object;
     localAddress?: string;
+    /** No answer within this time fails the request by name, not the whole test by its timeout. */
+    timeoutMs?: number;
   } = {},
 ): Promise<HttpResponse> {
   const u = new URL(url);
@@ -63,6 +65,12 @@ export function httpRequest(
         });
         res.on('error', reject);
       },
+    );
+    const timeoutMs = opts.timeoutMs ?? 30_000;
+    req.setTimeout(timeoutMs, () =>
+      req.destroy(
+        new Error(`${opts.method ?? 'GET'} ${url} (${opts.host ?? u.host}): no answer in ${timeoutMs} ms`),
+      ),
     );
     req.on('error', reject);
     if (payload) req.write(payload);
