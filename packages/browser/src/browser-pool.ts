@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chromiumArgs } from '@aplt/config';
 import type { Browser, Page } from 'puppeteer-core';
+import { ChromiumProcess } from './chromium-process';
 
 export interface BrowserPoolOptions {
   /** The browser binary, or how to find it (resolved at launch, so a missing one fails readiness, not boot). */
@@ -50,8 +51,8 @@ export class PoolBusyError extends Error {
  * most the request in flight.
  */
 export class BrowserPool {
-  private browser: Browser | null = null;
-  private launching: Promise<Browser> | null = null;
+  private chromium: ChromiumProcess | null = null;
+  private launching: Promise<ChromiumProcess> | null = null;
   private lastLaunchError: Error | null = null;
   private idle: Page[] = [];
   private active = 0;
@@ -59,7 +60,7 @@ export class BrowserPool {
   private closed = false;
   // Renders per page: a page is closed after PAGE_REUSE_LIMIT so renderer memory cannot creep.
   private readonly pageUses = new WeakMap<Page, number>();
-  readonly stats = { launches: 0, crashes: 0, renders: 0, peakActive: 0, peakQueued: 0 };
+  readonly stats = { launches: 0, attaches: 0, crashes: 0, renders: 0, peakActive: 0, peakQueued: 0 };
 
   constructor(private readonly opts: BrowserPoolOptions) {}
 
@@ -81,18 +82,18 @@ export class BrowserPool {
    */
   async ping(): Promise<string> {
     if (this.closed) throw new Error('browser pool is closed');
-    if (this.browser?.connected) return this.browser.version();
+    if (this.chromium?.running) return this.chromium.version();
     const path = this.executablePath();
     if (!existsSync(path)) throw new Error(`browser binary ${path} not found`);
     const failed = this.lastLaunchError;
-    this.ensureBrowser().catch(() => {});
+    this.ensureChromium().catch(() => {});
     if (failed) throw failed;
     return 'starting';
   }
 
   /** Process id of the current browser (benchmarks measure its memory; tests kill it). */
   browserPid(): number | undefined {
-    return this.browser?.process()?.pid;
+    return this.chromium?.running ? this.chromium.pid : undefined;
   }
 
   get queued(): number {
@@ -101,22 +102,23 @@ export class BrowserPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    const browser = this.browser ?? (await this.launching?.catch(() => null));
-    this.browser = null;
+    const chromium = this.chromium ?? (await this.launching?.catch(() => null));
+    this.chromium = null;
     this.idle = [];
-    await browser?.close().catch(() => browser.process()?.kill('SIGKILL'));
+    await chromium?.close();
   }
 
   private async runWithOneRetry<T>(fn: (page: Page) => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
-      const browser = await this.ensureBrowser();
+      const chromium = await this.ensureChromium();
+      const browser = await this.attach(chromium);
       let page: Page | undefined;
       try {
         page = this.idle.pop() ?? (await this.newPage(browser));
         const result = await fn(page);
         const uses = (this.pageUses.get(page) ?? 0) + 1;
         this.pageUses.set(page, uses);
-        if (uses < PAGE_REUSE_LIMIT && browser === this.browser && browser.connected && !page.isClosed()) {
+        if (uses < PAGE_REUSE_LIMIT && chromium === this.chromium && browser.connected && !page.isClosed()) {
           this.idle.push(page);
         } else if (!page.isClosed()) {
           page.close().catch(() => {});
@@ -142,9 +144,9 @@ export class BrowserPool {
     return page;
   }
 
-  private ensureBrowser(): Promise<Browser> {
+  private ensureChromium(): Promise<ChromiumProcess> {
     if (this.closed) return Promise.reject(new Error('browser pool is closed'));
-    if (this.browser?.connected) return Promise.resolve(this.browser);
+    if (this.chromium?.running) return Promise.resolve(this.chromium);
     this.launching ??= this.launch().finally(() => {
       this.launching = null;
     });
@@ -157,29 +159,37 @@ export class BrowserPool {
       : this.opts.executablePath;
   }
 
-  private async launch(): Promise<Browser> {
+  private async launch(): Promise<ChromiumProcess> {
     const path = this.executablePath();
-    let browser: Browser;
+    let chromium: ChromiumProcess;
     try {
-      browser = await launchChromium(path);
+      chromium = await ChromiumProcess.launch(path);
     } catch (err) {
       this.lastLaunchError = err instanceof Error ? err : new Error(String(err));
       throw err;
     }
     this.lastLaunchError = null;
     this.stats.launches++;
-    this.browser = browser;
+    this.chromium = chromium;
     this.idle = [];
-    browser.on('disconnected', () => {
-      if (this.browser !== browser) return;
-      this.browser = null;
+    void chromium.gone.then(() => {
+      if (this.chromium !== chromium) return;
+      this.chromium = null;
       this.idle = [];
       if (!this.closed) {
         this.stats.crashes++;
-        this.opts.onEvent?.('crash', { pid: browser.process()?.pid });
+        this.opts.onEvent?.('crash', { pid: chromium.pid });
       }
     });
-    this.opts.onEvent?.('launch', { pid: browser.process()?.pid, path });
+    this.opts.onEvent?.('launch', { pid: chromium.pid, path });
+    return chromium;
+  }
+
+  /** Puppeteer on the running browser, at the first page it is asked for. */
+  private async attach(chromium: ChromiumProcess): Promise<Browser> {
+    const first = !chromium.attached;
+    const browser = await chromium.attach();
+    if (first) this.stats.attaches++;
     return browser;
   }
 

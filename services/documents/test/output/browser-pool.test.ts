@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BrowserPool, PoolBusyError } from '@aplt/browser';
 import { resolveChromiumPath } from '../../src/output/output.config';
@@ -104,6 +106,48 @@ describe('BrowserPool with Debian Chromium', () => {
     await pool.withPage(async (page) => page.setContent(HTML));
     expect(await pool.ping()).toMatch(/Chrome/);
     expect(pool.stats.launches).toBe(1);
+  });
+
+  it('answers readiness from the running browser over its pipe, and attaches puppeteer only for the first page', async () => {
+    const pool = makePool(1);
+    expect(await pool.ping()).toBe('starting');
+    await expect.poll(() => pool.ping(), { timeout: 20_000 }).toMatch(/HeadlessChrome|Chrome/);
+    const pid = pool.browserPid()!;
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    expect(pool.stats).toMatchObject({ launches: 1, attaches: 0 });
+
+    const pdf = await pool.withPage(async (page) => {
+      await page.setContent(HTML);
+      return Buffer.from(await page.pdf({ format: 'A4' }));
+    });
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    await pool.withPage(async (page) => page.setContent(HTML));
+    // The same browser throughout: puppeteer attached to it once, readiness now asks through it.
+    expect(pool.stats).toMatchObject({ launches: 1, attaches: 1 });
+    expect(pool.browserPid()).toBe(pid);
+    expect(await pool.ping()).toMatch(/Chrome/);
+
+    // A browser killed before anything attached is noticed, and the next probe starts another.
+    const idle = makePool(1);
+    await idle.ping();
+    await expect.poll(() => idle.ping(), { timeout: 20_000 }).toMatch(/Chrome/);
+    const idlePid = idle.browserPid()!;
+    process.kill(idlePid, 'SIGKILL');
+    await expect.poll(() => idle.stats.crashes, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => idle.ping(), { timeout: 20_000 }).toMatch(/Chrome/);
+    expect(idle.browserPid()).not.toBe(idlePid);
+    expect(idle.stats).toMatchObject({ launches: 2, attaches: 0 });
+  });
+
+  it('a closed pool leaves no browser and no profile behind', async () => {
+    const pool = makePool(1);
+    await pool.withPage(async (page) => page.setContent(HTML));
+    const pid = pool.browserPid()!;
+    const profiles = () => readdirSync(tmpdir()).filter((d) => d.startsWith('aplt-chromium-')).length;
+    const before = profiles();
+    await pool.close();
+    expect(() => process.kill(pid, 0)).toThrow();
+    expect(profiles()).toBe(before - 1);
   });
 
   it('a missing or broken browser fails the readiness ping and each render, not the process', async () => {
