@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundlePackage, INLINED } from '../build/bundle';
+import { bundlePackage, INLINED, latin1Only } from '../build/bundle';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -64,6 +64,8 @@ describe('service bundles (deploy/build/bundle.ts)', () => {
           .map((s) => /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules)/.exec(s)?.[1])
           .filter((p) => p !== undefined && INLINED.has(p));
         expect(loaded, `inlined libraries imported by ${name}/${entry}`).toEqual([]);
+        // Latin-1 throughout, so V8 holds the source at one byte per character (latin1Only).
+        expect(/[\u0100-\uffff]/.exec(code)?.[0], `a wide character in ${name}/${entry}`).toBeUndefined();
         // An empty environment: every process refuses it with its list of missing variables.
         const run = spawnSync(process.execPath, [bundle], {
           env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production' },
@@ -77,6 +79,15 @@ describe('service bundles (deploy/build/bundle.ts)', () => {
     },
     120_000,
   );
+
+  it('writes characters beyond Latin-1 as escapes that mean the same in a regular expression or string', () => {
+    const code =
+      "[/(eur|\u20ac)\\s*(\\d+)/u.exec('\u20ac 12')?.[2], '\u2014 \ud83d\ude00', /[\u00e9\u2013]/.test('\u2013')] // \u2014 note";
+    const escaped = latin1Only(code);
+    expect(escaped).not.toMatch(/[\u0100-\uffff]/);
+    expect(escaped).toContain('\u00e9');
+    expect(new Function(`return ${escaped}`)()).toEqual(['12', '\u2014 \ud83d\ude00', true]);
+  });
 
   it('refuses a library left to Node that imports an inlined one (Node would load a second copy)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'bundle-twice-'));
