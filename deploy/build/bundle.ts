@@ -144,3 +144,9 @@ export async function bundlePackage(
 export function latin1Only(code: string): string {
   return code.replace(/[\u0100-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const dir = process.cwd();
+  const built = await bundlePackage(dir, process.argv.slice(2));
+  console.log(`bundled ${built.join(', ')} -> ${path.relative(process.cwd(), path.join(dir, 'dist'))}/`);
+}

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundlePackage, INLINED, latin1Only } from '../build/bundle';
 
@@ -87,6 +87,25 @@ describe('service bundles (deploy/build/bundle.ts)', () => {
     expect(escaped).not.toMatch(/[\u0100-\uffff]/);
     expect(escaped).toContain('\u00e9');
     expect(new Function(`return ${escaped}`)()).toEqual(['12', '\u2014 \ud83d\ude00', true]);
+  });
+
+  it('as a package build script, writes the bundle and says so (turbo caches whatever it leaves)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bundle-cli-'));
+    try {
+      writeFileSync(path.join(dir, 'server.ts'), "console.log('served \u20ac');\n");
+      // tsx by path: this package folder is outside the workspace.
+      const tsx = pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+      const bundler = path.join(root, 'deploy/build/bundle.ts');
+      const run = spawnSync(process.execPath, ['--import', tsx, bundler, 'server.ts'], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+      expect(run.stdout, run.stderr).toContain('bundled server.ts -> dist/');
+      const out = spawnSync(process.execPath, [path.join(dir, 'dist', 'server.mjs')], { encoding: 'utf8' });
+      expect(out.stdout).toBe('served \u20ac\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a library left to Node that imports an inlined one (Node would load a second copy)', async () => {
