@@ -107,7 +107,7 @@ export class ChromiumProcess {
   private constructor(
     private readonly child: ChildProcess,
     private readonly transport: PipeTransport,
-    private readonly profileDir: string,
+    profileDir: string,
   ) {
     transport.intercept = (message) => this.answer(message);
     this.exited = new Promise((resolve) => {
@@ -176,12 +176,18 @@ export class ChromiumProcess {
     return reply.product ?? 'unknown';
   }
 
-  /** Puppeteer on the same pipe, loaded with the first call; the same Browser afterwards. */
+  /**
+   * Puppeteer on the same pipe, loaded with the first call; the same Browser afterwards. A browser
+   * puppeteer cannot attach to is killed, so its pool starts another for the next page.
+   */
   attach(): Promise<Browser> {
     this.browser ??= (async () => {
       const { default: puppeteer } = await import('puppeteer-core');
       return puppeteer.connect({ transport: this.transport, defaultViewport: { width: 800, height: 600 } });
-    })();
+    })().catch((err: unknown) => {
+      this.kill();
+      throw err;
+    });
     return this.browser;
   }
 
