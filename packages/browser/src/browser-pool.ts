@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chromiumArgs } from '@aplt/config';
 import type { Browser, Page } from 'puppeteer-core';
-import { ChromiumProcess } from './chromium-process';
+import { ChromiumProcess, isHeadlessShell } from './chromium-process';
 
 export interface BrowserPoolOptions {
   /** The browser binary, or how to find it (resolved at launch, so a missing one fails readiness, not boot). */
@@ -18,15 +18,15 @@ export interface BrowserPoolOptions {
   preparePage?: (page: Page) => Promise<void>;
 }
 
-/** Launches Debian's Chromium headless with our flags (the pool's browsers and benchmarks' baseline). */
+/**
+ * Debian's Chromium headless with our flags, launched by puppeteer itself: the PDF bench's
+ * baseline beside the pool (which starts its browser as a ChromiumProcess).
+ */
 export async function launchChromium(executablePath: string): Promise<Browser> {
-  const shell = executablePath.includes('headless-shell');
-  // Loaded with the first browser, not at start-up: puppeteer holds about 14 MB of resident memory,
-  // and the modal launches its browser only for the first proof.
   const { default: puppeteer } = await import('puppeteer-core');
   return puppeteer.launch({
     executablePath,
-    headless: shell ? 'shell' : true,
+    headless: isHeadlessShell(executablePath) ? 'shell' : true,
     args: [...chromiumArgs],
     // The service's own shutdown closes the browser; let the process signals reach Node.
     handleSIGINT: false,

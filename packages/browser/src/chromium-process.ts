@@ -40,6 +40,9 @@ const AUTOMATION_ARGS = [
   '--disable-extensions',
 ];
 
+/** Debian's `chromium-headless-shell` takes plain `--headless`; full Chromium its new headless mode. */
+export const isHeadlessShell = (executablePath: string) => executablePath.includes('headless-shell');
+
 /** How long the first answer of a new browser, or a readiness question, may take. */
 const ANSWER_TIMEOUT_MS = 10_000;
 
@@ -127,13 +130,12 @@ export class ChromiumProcess {
   /** Starts the browser and waits for its first answer over the pipe. */
   static async launch(executablePath: string): Promise<ChromiumProcess> {
     const profileDir = mkdtempSync(path.join(tmpdir(), 'aplt-chromium-'));
-    const shell = executablePath.includes('headless-shell');
     const child = spawn(
       executablePath,
       [
         ...chromiumArgs,
         ...AUTOMATION_ARGS,
-        shell ? '--headless' : '--headless=new',
+        isHeadlessShell(executablePath) ? '--headless' : '--headless=new',
         '--remote-debugging-pipe',
         `--user-data-dir=${profileDir}`,
         'about:blank',
