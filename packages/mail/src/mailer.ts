@@ -66,7 +66,8 @@ export function createMailer(config: SmtpSettings): Mailer {
     },
     close: () => {
       closed = true;
-      void transport?.then((t) => t.close());
+      // A transport that never opened has nothing to close (its send already failed).
+      void transport?.then((t) => t.close()).catch(() => {});
     },
   };
 }
