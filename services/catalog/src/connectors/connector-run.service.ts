@@ -95,8 +95,6 @@ export async function runConnector(
               opts.productChunkRows ?? 10_000,
             );
             timing.feed_ms = products.feedMs;
-            timing.search_refresh_ms = Math.round(products.search.ms);
-            timing.search_indexed = products.search.indexed;
           } else if (connector.kind === 'stock') {
             timing.feed_ms = await importStock(trx, client, s, parsers.stock(input), report);
           } else if (connector.kind === 'prices') {
@@ -123,11 +121,11 @@ export async function runConnector(
           if (connector.kind === 'products') {
             progress.enter('indexing', 90);
             await ticker.now();
-            // The chunks indexed their own products; this catches any other product changed since
-            // its last indexing (a price run moves updated_at), as every product writer does.
+            // Every product the feed wrote, and any other changed since its last indexing (a price
+            // run moves updated_at), in one statement, as every product writer does.
             const search = await refreshProductSearch(trx);
-            timing.search_refresh_ms += search.ms;
-            timing.search_indexed += search.indexed;
+            timing.search_refresh_ms = search.ms;
+            timing.search_indexed = search.indexed;
           }
           progress.enter('finishing', 97);
           await ticker.now();

@@ -61,16 +61,15 @@ const productCols = sql`name_nl, name_en, name_de, description_nl, description_e
  * Products with ord in [lo, hi) from the stage into aplt_products, their variants and connector
  * category mappings, set-based. Unchanged products and variants are dropped by an anti-join
  * before the INSERT, and the ON CONFLICT guard repeats the comparison for a row that a concurrent
- * writer made equal in the meantime; neither is rewritten. `written`: the ids of the products
- * inserted or updated (those whose search document may need computing).
+ * writer made equal in the meantime; neither is rewritten.
  */
 export async function applyStagedProducts(
   trx: Trx,
   supplier: string,
   lo: number,
   hi: number,
-): Promise<Counts & { written: string[] }> {
-  const res = await sql<{ inserted: number; updated: number; ids: string[] | null }>`
+): Promise<Counts> {
+  const res = await sql<{ inserted: number; updated: number }>`
     WITH changed AS (
       SELECT s.* FROM aplt_stage_products s LEFT JOIN aplt_products e ON e.sku = s.sku
       WHERE s.ord >= ${lo} AND s.ord < ${hi} AND (e.id IS NULL
@@ -97,10 +96,9 @@ export async function applyStagedProducts(
           EXCLUDED.description_en, EXCLUDED.description_de, EXCLUDED.brand, EXCLUDED.material, EXCLUDED.dimensions,
           EXCLUDED.country_of_origin, EXCLUDED.supplier_category_code, EXCLUDED.printable,
           EXCLUDED.number_of_print_positions, EXCLUDED.image_url, EXCLUDED.images)
-      RETURNING p.id, (xmax = 0) AS inserted
+      RETURNING (xmax = 0) AS inserted
     )
-    SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated,
-      array_agg(id)::text[] AS ids
+    SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated
     FROM written`.execute(trx);
   await sql`
     WITH feed AS (
@@ -137,13 +135,8 @@ export async function applyStagedProducts(
     WHERE s.ord >= ${lo} AND s.ord < ${hi}
       AND NOT EXISTS (SELECT 1 FROM aplt_category_mappings m WHERE m.category_id = c.id AND m.product_id = p.id)
     ON CONFLICT (category_id, product_id) DO NOTHING`.execute(trx);
-  const r = res.rows[0] ?? { inserted: 0, updated: 0, ids: null };
-  return {
-    inserted: r.inserted,
-    updated: r.updated,
-    unchanged: hi - lo - r.inserted - r.updated,
-    written: r.ids ?? [],
-  };
+  const r = res.rows[0] ?? { inserted: 0, updated: 0 };
+  return { inserted: r.inserted, updated: r.updated, unchanged: hi - lo - r.inserted - r.updated };
 }
 
 /**
