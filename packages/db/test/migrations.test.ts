@@ -1,4 +1,5 @@
 import {
+  type ApltDatabase,
   createPgDb,
   type DatabaseKind,
   dropPgDatabase,
@@ -10,7 +11,7 @@ import {
   sql,
 } from '@aplt/db';
 import { createTestMysqlDatabase, createTestPgDatabase, testServers, uniqueName } from '../testing';
-import { Migrator } from 'kysely';
+import { type Kysely, Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
 
 describe('migrations', () => {
@@ -161,6 +162,183 @@ describe('aplt integrity rules enforced by the database', () => {
     }
   });
 
+  it('keeps price tiers to existing products and variants (refused, deleted with them, variant key kept)', async () => {
+    const aplt = await createTestPgDatabase('aplt');
+    const db = aplt.db;
+    const tiers = async () =>
+      (
+        await sql<{ t: string }>`select p.sku || coalesce('/' || v.sku, '') || ':' || x.min_quantity as t
+          from aplt_product_prices x join aplt_products p on p.id = x.product_id
+          left join aplt_product_variants v on v.id = x.variant_id order by 1`.execute(db)
+      ).rows.map((r) => r.t);
+    const refused = (q: Promise<unknown>) =>
+      q.then(
+        () => 'accepted',
+        (e: unknown) => isForeignKeyViolation(e),
+      );
+    try {
+      await sql`insert into aplt_suppliers (code, name) values ('01', 'Supplier one')`.execute(db);
+      await sql`insert into aplt_products (sku, supplier_code, name_nl) values ('100-01', '01', 'Pen'), ('200-01', '01', 'Mok')`.execute(
+        db,
+      );
+      await sql`insert into aplt_product_variants (product_id, sku) select id, sku || '.001' from aplt_products`.execute(
+        db,
+      );
+      const ids = Object.fromEntries(
+        (
+          await sql<{
+            sku: string;
+            id: string;
+            product_id: string;
+          }>`select sku, id, id as product_id from aplt_products
+            union all select sku, id, product_id from aplt_product_variants`.execute(db)
+        ).rows.map((r) => [r.sku, r]),
+      );
+      const [p1, p2, v1, v2] = [ids['100-01']!, ids['200-01']!, ids['100-01.001']!, ids['200-01.001']!];
+      // Many rows in one statement, product-wide and per variant: checked together.
+      await sql`insert into aplt_product_prices (product_id, variant_id, min_quantity, price)
+        values (${p1.id}, null, 1, 2), (${p1.id}, ${v1.id}, 1, 2), (${p1.id}, ${v1.id}, 100, 1.5),
+          (${p2.id}, ${v2.id}, 1, 3)`.execute(db);
+      expect(await tiers()).toEqual([
+        '100-01/100-01.001:1',
+        '100-01/100-01.001:100',
+        '100-01:1',
+        '200-01/200-01.001:1',
+      ]);
+
+      // A statement with one bad row among good ones is refused whole, as a foreign key refuses it.
+      expect(
+        await refused(
+          sql`insert into aplt_product_prices (product_id, variant_id, min_quantity, price)
+            values (${p2.id}, null, 1, 3), (999999, null, 1, 3)`.execute(db),
+        ),
+      ).toBe(true);
+      expect(
+        await refused(
+          sql`insert into aplt_product_prices (product_id, variant_id, min_quantity, price) values (${p2.id}, 999999, 1, 3)`.execute(
+            db,
+          ),
+        ),
+      ).toBe(true);
+      // A variant of another product.
+      expect(
+        await refused(
+          sql`insert into aplt_product_prices (product_id, variant_id, min_quantity, price) values (${p2.id}, ${v1.id}, 5, 3)`.execute(
+            db,
+          ),
+        ),
+      ).toBe(true);
+      expect(
+        await refused(
+          sql`update aplt_product_prices set variant_id = ${v1.id} where product_id = ${p2.id}`.execute(db),
+        ),
+      ).toBe(true);
+      expect(
+        await refused(
+          sql`update aplt_product_variants set product_id = ${p2.id} where id = ${v1.id}`.execute(db),
+        ),
+      ).toBe(true);
+      // A price change is not a key change: no check, accepted.
+      await sql`update aplt_product_prices set price = 2.5 where product_id = ${p1.id} and min_quantity = 1`.execute(
+        db,
+      );
+      expect(await tiers()).toHaveLength(4);
+
+      await sql`delete from aplt_product_variants where id = ${v1.id}`.execute(db);
+      expect(await tiers()).toEqual(['100-01:1', '200-01/200-01.001:1']);
+      await sql`delete from aplt_products where id = ${p1.id}`.execute(db);
+      expect(await tiers()).toEqual(['200-01/200-01.001:1']);
+      await sql`insert into aplt_product_prices (product_id, variant_id, min_quantity, price) values (${p2.id}, null, 1, 3)`.execute(
+        db,
+      );
+      await sql`truncate aplt_product_variants cascade`.execute(db);
+      expect(await tiers()).toEqual(['200-01:1']);
+      await sql`truncate aplt_products cascade`.execute(db);
+      expect(await tiers()).toEqual([]);
+    } finally {
+      await aplt.drop();
+    }
+  });
+
+  it('price tiers and a concurrent delete of their variant never leave an orphan, whichever comes first', async () => {
+    const aplt = await createTestPgDatabase('aplt');
+    const other = createPgDb<ApltDatabase>(aplt.address, { max: 1 });
+    const db = aplt.db;
+    const setup = async () => {
+      await sql`truncate aplt_products cascade`.execute(db);
+      await sql`insert into aplt_products (sku, supplier_code, name_nl) values ('100-01', '01', 'Pen')`.execute(
+        db,
+      );
+      await sql`insert into aplt_product_variants (product_id, sku) select id, '100-01.001' from aplt_products`.execute(
+        db,
+      );
+      return (
+        await sql<{
+          id: string;
+          product_id: string;
+        }>`select id, product_id from aplt_product_variants`.execute(db)
+      ).rows[0]!;
+    };
+    const orphans = async () =>
+      (
+        await sql<{ n: number }>`select count(*)::int as n from aplt_product_prices x
+          where not exists (select 1 from aplt_product_variants v where v.id = x.variant_id)`.execute(db)
+      ).rows[0]!.n;
+    const insertTier = (trx: Kysely<ApltDatabase>, v: { id: string; product_id: string }) =>
+      sql`insert into aplt_product_prices (product_id, variant_id, min_quantity, price)
+        select ${v.product_id}, ${v.id}, q, 1 from generate_series(1, 3) q`.execute(trx);
+    // A failed expectation must not leave a transaction open (the pools would not close).
+    let release = () => {};
+    let commit = () => {};
+    try {
+      await sql`insert into aplt_suppliers (code, name) values ('01', 'Supplier one')`.execute(db);
+
+      // The delete first, not yet committed: the tiers wait for it, then are refused.
+      let v = await setup();
+      const held = new Promise<void>((r) => (release = r));
+      const deleting = other.transaction().execute(async (trx) => {
+        await sql`delete from aplt_product_variants where id = ${v.id}`.execute(trx);
+        await held;
+      });
+      await waitForLockHolder(db, 'delete from aplt_product_variants');
+      const inserting = db
+        .transaction()
+        .execute((trx) => insertTier(trx, v))
+        .then(
+          () => 'accepted',
+          (e: unknown) => isForeignKeyViolation(e),
+        );
+      await waitForLockWaiter(db);
+      release();
+      await deleting;
+      expect(await inserting).toBe(true);
+      expect(await orphans()).toBe(0);
+
+      // The tiers first, not yet committed: the delete waits for them, then takes them along.
+      v = await setup();
+      const open = new Promise<void>((r) => (commit = r));
+      const inserted = db.transaction().execute(async (trx) => {
+        await insertTier(trx, v);
+        await open;
+      });
+      await waitForLockHolder(db, 'insert into aplt_product_prices');
+      const deleted = sql`delete from aplt_product_variants where id = ${v.id}`.execute(other);
+      await waitForLockWaiter(db);
+      commit();
+      await inserted;
+      await deleted;
+      expect(await orphans()).toBe(0);
+      expect(
+        (await sql<{ n: number }>`select count(*)::int as n from aplt_product_prices`.execute(db)).rows[0]!.n,
+      ).toBe(0);
+    } finally {
+      release();
+      commit();
+      await other.destroy();
+      await aplt.drop();
+    }
+  });
+
   it('refuses supplier codes that are not two digits', async () => {
     const aplt = await createTestPgDatabase('aplt');
     try {
@@ -212,3 +390,27 @@ describe('aplt 0940: partner sync rows from before the idempotency keys', () => 
     }
   });
 });
+
+/** Until a session running `query` (its start) is idle in its open transaction. */
+async function waitForLockHolder(db: Kysely<ApltDatabase>, query: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const r = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and state = 'idle in transaction' and query ilike ${`${query}%`}`.execute(
+      db,
+    );
+    if (r.rows[0]!.n > 0) return;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  throw new Error(`no session holds its transaction open after: ${query}`);
+}
+
+/** Until some session of this database waits for a lock. */
+async function waitForLockWaiter(db: Kysely<ApltDatabase>): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const r = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
+    if (r.rows[0]!.n > 0) return;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  throw new Error('no session waits for a lock');
+}
