@@ -339,6 +339,136 @@ describe('aplt integrity rules enforced by the database', () => {
     }
   });
 
+  it('keeps position techniques to existing positions and techniques (refused, deleted with them, keys kept)', async () => {
+    const aplt = await createTestPgDatabase('aplt');
+    const db = aplt.db;
+    const links = async () =>
+      (
+        await sql<{ t: string }>`select p.sku || '/' || pp.position_code || '/' || t.code as t
+          from aplt_product_techniques x join aplt_products p on p.id = x.product_id
+          join aplt_print_positions pp on pp.id = x.print_position_id join aplt_techniques t on t.id = x.technique_id
+          order by 1`.execute(db)
+      ).rows.map((r) => r.t);
+    const refused = (q: Promise<unknown>) =>
+      q.then(
+        () => 'accepted',
+        (e: unknown) => isForeignKeyViolation(e),
+      );
+    const id = async (q: string) => (await sql<{ id: string }>`${sql.raw(q)}`.execute(db)).rows[0]!.id;
+    try {
+      await sql`insert into aplt_suppliers (code, name) values ('01', 'Supplier one')`.execute(db);
+      await sql`insert into aplt_products (sku, supplier_code, name_nl) values ('100-01', '01', 'Pen'), ('200-01', '01', 'Mok')`.execute(
+        db,
+      );
+      await sql`insert into aplt_techniques (code, name_nl) values ('01-T1', 'Tampondruk'), ('01-T2', 'Zeefdruk')`.execute(
+        db,
+      );
+      await sql`insert into aplt_print_positions (product_id, position_code) select id, c from aplt_products, (values ('FRONT'), ('BACK')) v(c)`.execute(
+        db,
+      );
+      const [p1, p2] = [
+        await id(`select id from aplt_products where sku = '100-01'`),
+        await id(`select id from aplt_products where sku = '200-01'`),
+      ];
+      const [t1, t2] = [
+        await id(`select id from aplt_techniques where code = '01-T1'`),
+        await id(`select id from aplt_techniques where code = '01-T2'`),
+      ];
+      const pos = (product: string, code: string) =>
+        id(`select id from aplt_print_positions where product_id = ${product} and position_code = '${code}'`);
+      const [f1, b1, f2] = [await pos(p1, 'FRONT'), await pos(p1, 'BACK'), await pos(p2, 'FRONT')];
+      await sql`insert into aplt_product_techniques (product_id, technique_id, print_position_id)
+        values (${p1}, ${t1}, ${f1}), (${p1}, ${t2}, ${f1}), (${p1}, ${t1}, ${b1}), (${p2}, ${t2}, ${f2})`.execute(
+        db,
+      );
+      expect(await links()).toEqual([
+        '100-01/BACK/01-T1',
+        '100-01/FRONT/01-T1',
+        '100-01/FRONT/01-T2',
+        '200-01/FRONT/01-T2',
+      ]);
+
+      const insert = (product: string, technique: string, position: string) =>
+        sql`insert into aplt_product_techniques (product_id, technique_id, print_position_id)
+          values (${p2}, ${t1}, ${f2}), (${product}, ${technique}, ${position})`.execute(db);
+      expect(await refused(insert(p2, '999999', f2))).toBe(true); // unknown technique
+      expect(await refused(insert(p2, t1, '999999'))).toBe(true); // unknown position
+      expect(await refused(insert(p2, t2, b1))).toBe(true); // a position of another product
+      expect(
+        await refused(
+          sql`update aplt_product_techniques set print_position_id = ${b1} where product_id = ${p2}`.execute(
+            db,
+          ),
+        ),
+      ).toBe(true);
+      expect(
+        await refused(
+          sql`update aplt_print_positions set product_id = ${p2}, position_code = 'SIDE' where id = ${f1}`.execute(
+            db,
+          ),
+        ),
+      ).toBe(true);
+      await sql`update aplt_product_techniques set max_colours = 2 where product_id = ${p1}`.execute(db);
+      expect(await links()).toHaveLength(4);
+
+      await sql`delete from aplt_techniques where id = ${t2}`.execute(db);
+      expect(await links()).toEqual(['100-01/BACK/01-T1', '100-01/FRONT/01-T1']);
+      await sql`delete from aplt_print_positions where id = ${b1}`.execute(db);
+      expect(await links()).toEqual(['100-01/FRONT/01-T1']);
+      await sql`insert into aplt_product_techniques (product_id, technique_id, print_position_id) values (${p2}, ${t1}, ${f2})`.execute(
+        db,
+      );
+      await sql`delete from aplt_products where id = ${p1}`.execute(db);
+      expect(await links()).toEqual(['200-01/FRONT/01-T1']);
+      await sql`truncate aplt_products cascade`.execute(db);
+      expect(await links()).toEqual([]);
+    } finally {
+      await aplt.drop();
+    }
+  });
+
+  it('position techniques and a concurrent delete of their position never leave an orphan', async () => {
+    const aplt = await createTestPgDatabase('aplt');
+    const other = createPgDb<ApltDatabase>(aplt.address, { max: 1 });
+    const db = aplt.db;
+    let release = () => {};
+    try {
+      await sql`insert into aplt_suppliers (code, name) values ('01', 'Supplier one')`.execute(db);
+      await sql`insert into aplt_products (sku, supplier_code, name_nl) values ('100-01', '01', 'Pen')`.execute(
+        db,
+      );
+      await sql`insert into aplt_techniques (code, name_nl) values ('01-T1', 'Tampondruk')`.execute(db);
+      await sql`insert into aplt_print_positions (product_id, position_code) select id, 'FRONT' from aplt_products`.execute(
+        db,
+      );
+      const held = new Promise<void>((r) => (release = r));
+      const deleting = other.transaction().execute(async (trx) => {
+        await sql`delete from aplt_print_positions`.execute(trx);
+        await held;
+      });
+      await waitForLockHolder(db, 'delete from aplt_print_positions');
+      const inserting = sql`insert into aplt_product_techniques (product_id, technique_id, print_position_id)
+        select pp.product_id, t.id, pp.id from aplt_print_positions pp, aplt_techniques t`
+        .execute(db)
+        .then(
+          () => 'accepted',
+          (e: unknown) => isForeignKeyViolation(e),
+        );
+      await waitForLockWaiter(db);
+      release();
+      await deleting;
+      expect(await inserting).toBe(true);
+      expect(
+        (await sql<{ n: number }>`select count(*)::int as n from aplt_product_techniques`.execute(db))
+          .rows[0]!.n,
+      ).toBe(0);
+    } finally {
+      release();
+      await other.destroy();
+      await aplt.drop();
+    }
+  });
+
   it('refuses supplier codes that are not two digits', async () => {
     const aplt = await createTestPgDatabase('aplt');
     try {

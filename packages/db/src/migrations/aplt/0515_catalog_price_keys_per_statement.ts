@@ -13,7 +13,8 @@ import { type Kysely, sql } from 'kysely';
  *   a concurrent delete waits for this transaction or was already seen; then one anti-join
  *   refuses the statement with SQLSTATE 23503 when a tier names a product or variant that does
  *   not exist (or a variant of another product).
- * - A tier's product_id or variant_id changed by UPDATE (no writer does) is checked per row.
+ * - A tier's product_id or variant_id changed by UPDATE (the tenant update sets them, unchanged)
+ *   is checked per row, where the value differs.
  * - Deleting or truncating products or variants deletes their tiers (was ON DELETE CASCADE), and
  *   a variant whose id or product changes while tiers name it is refused (was NO ACTION).
  */
@@ -71,7 +72,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     END $$;
     CREATE TRIGGER aplt_product_prices_check_changed_keys_trg
       AFTER UPDATE OF product_id, variant_id ON aplt_product_prices
-      FOR EACH ROW EXECUTE FUNCTION aplt_product_prices_check_changed_keys();
+      FOR EACH ROW WHEN ((OLD.product_id, OLD.variant_id) IS DISTINCT FROM (NEW.product_id, NEW.variant_id))
+      EXECUTE FUNCTION aplt_product_prices_check_changed_keys();
 
     -- A product's tiers (its variants' among them) go with it; a variant's with the variant. The
     -- unique key (product_id, variant_id, ...) finds both.
