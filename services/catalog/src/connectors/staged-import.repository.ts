@@ -164,6 +164,9 @@ export async function resolveStagedStock(trx: Trx, supplier: string): Promise<vo
     ) r`.execute(trx);
   // The report pages through the rejects in feed order; usually there are few.
   await sql`CREATE INDEX ON aplt_stage_stock_resolved (ord) WHERE reject IS NOT NULL`.execute(trx);
+  // Statistics of the columns the write joins and filters on: without them the planner takes the
+  // stage for a few rows and looks every one up in aplt_stock by index.
+  await sql`ANALYZE aplt_stage_stock (ord), aplt_stage_stock_resolved (ord, sku, reject)`.execute(trx);
 }
 
 /** Stock rows with ord in [lo, hi) that resolved; equal rows are not rewritten. */
