@@ -255,6 +255,15 @@ describe('aplt integrity rules enforced by the database', () => {
       expect(await tiers()).toEqual(['200-01:1']);
       await sql`truncate aplt_products cascade`.execute(db);
       expect(await tiers()).toEqual([]);
+      // A TRUNCATE naming the tiers too (they are open in that statement).
+      await sql`insert into aplt_products (sku, supplier_code, name_nl) values ('300-01', '01', 'Fles')`.execute(
+        db,
+      );
+      await sql`insert into aplt_product_prices (product_id, min_quantity, price) select id, 1, 1 from aplt_products`.execute(
+        db,
+      );
+      await sql`truncate aplt_product_prices, aplt_products cascade`.execute(db);
+      expect(await tiers()).toEqual([]);
     } finally {
       await aplt.drop();
     }
@@ -421,6 +430,18 @@ describe('aplt integrity rules enforced by the database', () => {
       await sql`delete from aplt_products where id = ${p1}`.execute(db);
       expect(await links()).toEqual(['200-01/FRONT/01-T1']);
       await sql`truncate aplt_products cascade`.execute(db);
+      expect(await links()).toEqual([]);
+      // A TRUNCATE naming the position techniques too (they are open in that statement).
+      await sql`insert into aplt_products (sku, supplier_code, name_nl) values ('300-01', '01', 'Fles')`.execute(
+        db,
+      );
+      await sql`insert into aplt_print_positions (product_id, position_code) select id, 'FRONT' from aplt_products`.execute(
+        db,
+      );
+      await sql`insert into aplt_product_techniques (product_id, technique_id, print_position_id)
+        select pp.product_id, t.id, pp.id from aplt_print_positions pp, aplt_techniques t`.execute(db);
+      expect(await links()).toEqual(['300-01/FRONT/01-T1']);
+      await sql`truncate aplt_product_techniques, aplt_print_positions, aplt_techniques cascade`.execute(db);
       expect(await links()).toEqual([]);
     } finally {
       await aplt.drop();

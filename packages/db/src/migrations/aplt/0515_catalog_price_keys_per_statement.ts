@@ -93,7 +93,12 @@ export async function up(db: Kysely<any>): Promise<void> {
       LANGUAGE plpgsql AS $$
     BEGIN
       IF TG_TABLE_NAME = 'aplt_products' THEN
-        TRUNCATE aplt_product_prices;
+        -- A TRUNCATE that names the tiers too has them open: they are emptied already.
+        BEGIN
+          TRUNCATE aplt_product_prices;
+        EXCEPTION WHEN object_in_use THEN
+          DELETE FROM aplt_product_prices;
+        END;
       ELSE
         DELETE FROM aplt_product_prices WHERE variant_id IS NOT NULL;
       END IF;

@@ -87,7 +87,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     CREATE FUNCTION aplt_catalog_truncate_product_techniques() RETURNS trigger
       LANGUAGE plpgsql AS $$
     BEGIN
-      TRUNCATE aplt_product_techniques;
+      -- A TRUNCATE that names the position techniques too has them open: they are emptied already.
+      BEGIN
+        TRUNCATE aplt_product_techniques;
+      EXCEPTION WHEN object_in_use THEN
+        DELETE FROM aplt_product_techniques;
+      END;
       RETURN NULL;
     END $$;
     CREATE TRIGGER aplt_print_positions_delete_techniques_trg
