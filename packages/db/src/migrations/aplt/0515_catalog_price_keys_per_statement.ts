@@ -10,9 +10,9 @@ import { type Kysely, sql } from 'kysely';
  * hold once per statement:
  * - New tiers (any INSERT: COPY, INSERT ... SELECT, one row) lock what they reference in one
  *   statement, as the keys did (a variant tier its variant, a product-wide tier its product), so
- *   a concurrent delete waits for this transaction or was already seen; then one anti-join
- *   refuses the statement with SQLSTATE 23503 when a tier names a product or variant that does
- *   not exist (or a variant of another product).
+ *   a concurrent delete waits for this transaction or was already seen; a distinct key that
+ *   locked no row refuses the statement with SQLSTATE 23503 (a product or variant that does not
+ *   exist, or a variant of another product).
  * - A tier's product_id or variant_id changed by UPDATE (the tenant update sets them, unchanged)
  *   is checked per row, where the value differs.
  * - Deleting or truncating products or variants deletes their tiers (was ON DELETE CASCADE), and
@@ -26,20 +26,25 @@ export async function up(db: Kysely<any>): Promise<void> {
     CREATE FUNCTION aplt_product_prices_check_new_keys() RETURNS trigger
       LANGUAGE plpgsql AS $$
     DECLARE
+      missing bigint;
       bad record;
     BEGIN
-      PERFORM 1 FROM aplt_products p
-        WHERE p.id IN (SELECT n.product_id FROM new_rows n WHERE n.variant_id IS NULL) FOR KEY SHARE OF p;
-      PERFORM 1 FROM aplt_product_variants v
-        WHERE v.id IN (SELECT n.variant_id FROM new_rows n WHERE n.variant_id IS NOT NULL) FOR KEY SHARE OF v;
-      SELECT k.product_id, k.variant_id INTO bad
-        FROM (SELECT DISTINCT n.product_id, n.variant_id FROM new_rows n) k
-        WHERE CASE WHEN k.variant_id IS NULL
-          THEN NOT EXISTS (SELECT 1 FROM aplt_products p WHERE p.id = k.product_id)
-          ELSE NOT EXISTS (SELECT 1 FROM aplt_product_variants v WHERE v.id = k.variant_id AND v.product_id = k.product_id)
-        END
-        LIMIT 1;
-      IF FOUND THEN
+      -- One pass: every distinct key locks the one row it references; a key that locked nothing
+      -- references nothing (a concurrent delete that committed first is not seen by the lock).
+      WITH k AS MATERIALIZED (SELECT DISTINCT n.product_id, n.variant_id FROM new_rows n),
+        lv AS (SELECT v.id FROM aplt_product_variants v JOIN k ON v.id = k.variant_id AND v.product_id = k.product_id
+          FOR KEY SHARE OF v),
+        lp AS (SELECT p.id FROM aplt_products p JOIN k ON p.id = k.product_id AND k.variant_id IS NULL
+          FOR KEY SHARE OF p)
+      SELECT (SELECT count(*) FROM k) - (SELECT count(*) FROM lv) - (SELECT count(*) FROM lp) INTO missing;
+      IF missing > 0 THEN
+        SELECT k.product_id, k.variant_id INTO bad
+          FROM (SELECT DISTINCT n.product_id, n.variant_id FROM new_rows n) k
+          WHERE CASE WHEN k.variant_id IS NULL
+            THEN NOT EXISTS (SELECT 1 FROM aplt_products p WHERE p.id = k.product_id)
+            ELSE NOT EXISTS (SELECT 1 FROM aplt_product_variants v WHERE v.id = k.variant_id AND v.product_id = k.product_id)
+          END
+          LIMIT 1;
         RAISE EXCEPTION 'insert or update on table "aplt_product_prices" violates its reference to %',
             CASE WHEN bad.variant_id IS NULL THEN 'aplt_products' ELSE 'aplt_product_variants' END
           USING ERRCODE = 'foreign_key_violation', TABLE = 'aplt_product_prices',

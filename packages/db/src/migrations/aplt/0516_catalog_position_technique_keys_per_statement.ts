@@ -7,10 +7,10 @@ import { type Kysely, sql } from 'kysely';
  * A print-data feed of 100,000 products writes 400,000 position techniques, and each ran three
  * foreign-key checks one row at a time (position, product, technique). The rules now hold once
  * per statement:
- * - New rows lock their position and technique in one statement each, as the keys did (a
- *   position's lock also holds its product, whose delete would have to delete the position), and
- *   one anti-join refuses the statement with SQLSTATE 23503 when a position (of that product) or
- *   a technique does not exist. The product needs no check of its own: the position's product is
+ * - New rows lock their position and technique in one statement, as the keys did (a position's
+ *   lock also holds its product, whose delete would have to delete the position); a distinct key
+ *   that locked no row refuses the statement with SQLSTATE 23503 (a position of that product or a
+ *   technique that does not exist). The product needs no check of its own: the position's product is
  *   the row's product, and positions keep their real foreign key to products.
  * - A row's product, technique or position changed by UPDATE is checked per row.
  * - Deleting or truncating positions or techniques deletes their rows (was ON DELETE CASCADE; a
@@ -26,18 +26,25 @@ export async function up(db: Kysely<any>): Promise<void> {
     CREATE FUNCTION aplt_product_techniques_check_new_keys() RETURNS trigger
       LANGUAGE plpgsql AS $$
     DECLARE
+      missing bigint;
       bad record;
     BEGIN
-      PERFORM 1 FROM aplt_print_positions pp
-        WHERE pp.id IN (SELECT n.print_position_id FROM new_rows n) FOR KEY SHARE OF pp;
-      PERFORM 1 FROM aplt_techniques t WHERE t.id IN (SELECT n.technique_id FROM new_rows n) FOR KEY SHARE OF t;
-      SELECT k.product_id, k.print_position_id, k.technique_id INTO bad
-        FROM (SELECT DISTINCT n.product_id, n.print_position_id, n.technique_id FROM new_rows n) k
-        WHERE NOT EXISTS (SELECT 1 FROM aplt_print_positions pp WHERE pp.id = k.print_position_id
-            AND pp.product_id = k.product_id)
-          OR NOT EXISTS (SELECT 1 FROM aplt_techniques t WHERE t.id = k.technique_id)
-        LIMIT 1;
-      IF FOUND THEN
+      -- One pass per parent: every distinct key locks the one row it references; a key that
+      -- locked nothing references nothing.
+      WITH kp AS MATERIALIZED (SELECT DISTINCT n.print_position_id, n.product_id FROM new_rows n),
+        kt AS MATERIALIZED (SELECT DISTINCT n.technique_id FROM new_rows n),
+        lp AS (SELECT pp.id FROM aplt_print_positions pp
+          JOIN kp ON pp.id = kp.print_position_id AND pp.product_id = kp.product_id FOR KEY SHARE OF pp),
+        lt AS (SELECT t.id FROM aplt_techniques t JOIN kt ON t.id = kt.technique_id FOR KEY SHARE OF t)
+      SELECT (SELECT count(*) FROM kp) - (SELECT count(*) FROM lp) + (SELECT count(*) FROM kt)
+        - (SELECT count(*) FROM lt) INTO missing;
+      IF missing > 0 THEN
+        SELECT k.product_id, k.print_position_id, k.technique_id INTO bad
+          FROM (SELECT DISTINCT n.product_id, n.print_position_id, n.technique_id FROM new_rows n) k
+          WHERE NOT EXISTS (SELECT 1 FROM aplt_print_positions pp WHERE pp.id = k.print_position_id
+              AND pp.product_id = k.product_id)
+            OR NOT EXISTS (SELECT 1 FROM aplt_techniques t WHERE t.id = k.technique_id)
+          LIMIT 1;
         RAISE EXCEPTION 'insert or update on table "aplt_product_techniques" violates its reference to aplt_print_positions or aplt_techniques'
           USING ERRCODE = 'foreign_key_violation', TABLE = 'aplt_product_techniques',
             DETAIL = format('Key (product_id, print_position_id, technique_id)=(%s, %s, %s) is not present.',
