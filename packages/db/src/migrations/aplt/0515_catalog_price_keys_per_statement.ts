@@ -27,7 +27,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       LANGUAGE plpgsql AS $$
     DECLARE
       missing bigint;
-      bad record;
+      bad_product bigint;
+      bad_variant bigint;
     BEGIN
       -- One pass: every distinct key locks the one row it references; a key that locked nothing
       -- references nothing (a concurrent delete that committed first is not seen by the lock).
@@ -38,7 +39,7 @@ export async function up(db: Kysely<any>): Promise<void> {
           FOR KEY SHARE OF p)
       SELECT (SELECT count(*) FROM k) - (SELECT count(*) FROM lv) - (SELECT count(*) FROM lp) INTO missing;
       IF missing > 0 THEN
-        SELECT k.product_id, k.variant_id INTO bad
+        SELECT k.product_id, k.variant_id INTO bad_product, bad_variant
           FROM (SELECT DISTINCT n.product_id, n.variant_id FROM new_rows n) k
           WHERE CASE WHEN k.variant_id IS NULL
             THEN NOT EXISTS (SELECT 1 FROM aplt_products p WHERE p.id = k.product_id)
@@ -46,10 +47,10 @@ export async function up(db: Kysely<any>): Promise<void> {
           END
           LIMIT 1;
         RAISE EXCEPTION 'insert or update on table "aplt_product_prices" violates its reference to %',
-            CASE WHEN bad.variant_id IS NULL THEN 'aplt_products' ELSE 'aplt_product_variants' END
+            CASE WHEN bad_variant IS NULL THEN 'aplt_products' ELSE 'aplt_product_variants' END
           USING ERRCODE = 'foreign_key_violation', TABLE = 'aplt_product_prices',
-            DETAIL = format('Key (product_id, variant_id)=(%s, %s) is not present.', bad.product_id,
-              coalesce(bad.variant_id::text, 'NULL'));
+            DETAIL = format('Key (product_id, variant_id)=(%s, %s) is not present.', bad_product,
+              coalesce(bad_variant::text, 'NULL'));
       END IF;
       RETURN NULL;
     END $$;

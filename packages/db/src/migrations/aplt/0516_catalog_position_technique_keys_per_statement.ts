@@ -27,7 +27,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       LANGUAGE plpgsql AS $$
     DECLARE
       missing bigint;
-      bad record;
+      bad_product bigint;
+      bad_position bigint;
+      bad_technique bigint;
     BEGIN
       -- One pass per parent: every distinct key locks the one row it references; a key that
       -- locked nothing references nothing.
@@ -39,7 +41,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       SELECT (SELECT count(*) FROM kp) - (SELECT count(*) FROM lp) + (SELECT count(*) FROM kt)
         - (SELECT count(*) FROM lt) INTO missing;
       IF missing > 0 THEN
-        SELECT k.product_id, k.print_position_id, k.technique_id INTO bad
+        SELECT k.product_id, k.print_position_id, k.technique_id INTO bad_product, bad_position, bad_technique
           FROM (SELECT DISTINCT n.product_id, n.print_position_id, n.technique_id FROM new_rows n) k
           WHERE NOT EXISTS (SELECT 1 FROM aplt_print_positions pp WHERE pp.id = k.print_position_id
               AND pp.product_id = k.product_id)
@@ -48,7 +50,7 @@ export async function up(db: Kysely<any>): Promise<void> {
         RAISE EXCEPTION 'insert or update on table "aplt_product_techniques" violates its reference to aplt_print_positions or aplt_techniques'
           USING ERRCODE = 'foreign_key_violation', TABLE = 'aplt_product_techniques',
             DETAIL = format('Key (product_id, print_position_id, technique_id)=(%s, %s, %s) is not present.',
-              bad.product_id, bad.print_position_id, bad.technique_id);
+              bad_product, bad_position, bad_technique);
       END IF;
       RETURN NULL;
     END $$;
