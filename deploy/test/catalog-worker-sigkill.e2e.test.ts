@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -205,8 +207,13 @@ describe('catalog worker killed with SIGKILL in the middle of a connector run', 
       'an open import transaction',
     );
 
+    // The killed worker cannot remove its feed spool; the next worker to start does.
+    const spoolsOf = async (pid: number | undefined) =>
+      (await readdir(tmpdir())).filter((name) => name.startsWith(`aplt-import-${pid}-`));
+    expect(await spoolsOf(first.child.pid)).toHaveLength(1);
     first.child.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
+    expect(await spoolsOf(first.child.pid)).toHaveLength(1);
 
     // The run's transaction died with its connection: not one product of it is there.
     const counts = async () =>
@@ -238,6 +245,7 @@ describe('catalog worker killed with SIGKILL in the middle of a connector run', 
     const second = startCatalogWorker(env);
     running.push(second.child);
     await second.started;
+    expect(await spoolsOf(first.child.pid)).toEqual([]);
     const done = await until(
       async () =>
         (

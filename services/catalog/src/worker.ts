@@ -1,6 +1,7 @@
 import { createRedis, requireDurableRedis } from '@aplt/queue';
 import { collectWhenIdleFromEnv, stopWithSupervisor, tenantContextFromEnv } from '@aplt/http';
 import { loadConfig } from './config';
+import { removeOrphanedSpoolDirs } from './connectors/spool-dirs';
 import { storeChangedPublisher } from './store/store-cache-events';
 import { startCatalogWorkers } from './workers';
 
@@ -17,6 +18,12 @@ await requireDurableRedis(config.REDIS_URL, 'catalog-worker');
 // sync and a tenant update, must never wait on each other for a connection (the pool's 3 s
 // acquire limit would fail the runs).
 const ctx = tenantContextFromEnv({ poolMax: 12 });
+// A worker killed in the middle of an import left its feed spool behind (tens of MB a chunk).
+const orphaned = await removeOrphanedSpoolDirs();
+if (orphaned.length > 0)
+  console.log(
+    JSON.stringify({ service: 'catalog-worker', msg: 'removed spools of stopped workers', dirs: orphaned }),
+  );
 const connection = createRedis(config.REDIS_URL, { forWorker: true });
 const workers = startCatalogWorkers({
   registry: ctx.registry,

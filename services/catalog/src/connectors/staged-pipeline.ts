@@ -1,11 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ApltDatabase, type PgClient, sql, type Transaction } from '@aplt/db';
 import { copyLine, CopySpool, CopyWriter, type Field } from './copy-writer';
 import type { Counts } from './import.repository';
 import type { Parsed } from './mappers/parsed';
 import type { Reject, RunReport } from './run-report';
+import { makeSpoolDir } from './spool-dirs';
 import { stagedRow } from './staged-import.repository';
 
 export type Trx = Transaction<ApltDatabase>;
@@ -84,7 +84,7 @@ export async function streamInChunks<T>(
   chunkRows: number,
   apply: (lo: number, hi: number) => Promise<void>,
 ): Promise<{ count: number; readAt: number }> {
-  const dir = await mkdtemp(join(tmpdir(), 'aplt-import-'));
+  const dir = await makeSpoolDir();
   let spool = new CopySpool(join(dir, '0'));
   let chunkStart = 0;
   let server: Promise<void> = Promise.resolve();
