@@ -95,16 +95,21 @@ export async function up(db: Kysely<any>): Promise<void> {
       DELETE FROM aplt_product_prices x USING old_rows o WHERE x.product_id = o.product_id AND x.variant_id = o.id;
       RETURN NULL;
     END $$;
+    -- Empties a child table from a parent's TRUNCATE trigger (0516 uses it too). A TRUNCATE that
+    -- names the child as well has it open, so TRUNCATE fails there: the child is emptied already
+    -- and DELETE finds nothing.
+    CREATE FUNCTION aplt_catalog_empty_child(child regclass) RETURNS void
+      LANGUAGE plpgsql AS $$
+    BEGIN
+      EXECUTE format('TRUNCATE %s', child);
+    EXCEPTION WHEN object_in_use THEN
+      EXECUTE format('DELETE FROM %s', child);
+    END $$;
     CREATE FUNCTION aplt_catalog_truncate_prices() RETURNS trigger
       LANGUAGE plpgsql AS $$
     BEGIN
       IF TG_TABLE_NAME = 'aplt_products' THEN
-        -- A TRUNCATE that names the tiers too has them open: they are emptied already.
-        BEGIN
-          TRUNCATE aplt_product_prices;
-        EXCEPTION WHEN object_in_use THEN
-          DELETE FROM aplt_product_prices;
-        END;
+        PERFORM aplt_catalog_empty_child('aplt_product_prices');
       ELSE
         DELETE FROM aplt_product_prices WHERE variant_id IS NOT NULL;
       END IF;
@@ -150,7 +155,7 @@ export async function down(db: Kysely<any>): Promise<void> {
     DROP TRIGGER aplt_products_delete_prices_trg ON aplt_products;
     DROP TRIGGER aplt_product_prices_check_changed_keys_trg ON aplt_product_prices;
     DROP TRIGGER aplt_product_prices_check_new_keys_trg ON aplt_product_prices;
-    DROP FUNCTION aplt_product_variants_keep_priced_key(), aplt_catalog_truncate_prices(),
+    DROP FUNCTION aplt_product_variants_keep_priced_key(), aplt_catalog_truncate_prices(), aplt_catalog_empty_child(regclass),
       aplt_product_variants_delete_prices(), aplt_products_delete_prices(), aplt_product_prices_check_changed_keys(),
       aplt_product_prices_check_new_keys();
     ALTER TABLE aplt_product_prices

@@ -96,12 +96,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     CREATE FUNCTION aplt_catalog_truncate_product_techniques() RETURNS trigger
       LANGUAGE plpgsql AS $$
     BEGIN
-      -- A TRUNCATE that names the position techniques too has them open: they are emptied already.
-      BEGIN
-        TRUNCATE aplt_product_techniques;
-      EXCEPTION WHEN object_in_use THEN
-        DELETE FROM aplt_product_techniques;
-      END;
+      PERFORM aplt_catalog_empty_child('aplt_product_techniques'); -- migration 0515
       RETURN NULL;
     END $$;
     CREATE TRIGGER aplt_print_positions_delete_techniques_trg
