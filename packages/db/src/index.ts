@@ -41,7 +41,14 @@ export {
   isDatabaseUnavailable,
   pgErrorCode,
 } from './pg-errors';
-export { sql, type Kysely, type Transaction, type Selectable, type Insertable } from 'kysely';
+export {
+  sql,
+  type Kysely,
+  type RawBuilder,
+  type Transaction,
+  type Selectable,
+  type Insertable,
+} from 'kysely';
 export { newId } from './ids';
 export { migrateFleet } from './fleet-migrate';
 export {

@@ -1,7 +1,7 @@
 import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ApltDatabase, sql } from '@aplt/db';
+import { type ApltDatabase, sql, type Transaction } from '@aplt/db';
 import { createTestPgDatabase, type TestPgDatabase } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findConnector } from '../src/connectors/connector-registry';
@@ -514,6 +514,60 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     expect((await productVersion('PF-2001-06'))!.r).toBe('1.2600');
   });
 
+  it('prices and stock: a row another transaction adds while the run inserts it is updated, not refused', async () => {
+    // Another writer (staff editing the product) inserts the very tier and stock row the run is
+    // about to add, and commits while the run's INSERT waits on it: the run writes them anyway.
+    const v = (
+      await sql<{ product_id: string; variant_id: string; sku: string }>`SELECT product_id::text,
+        id::text AS variant_id, sku FROM aplt_product_variants WHERE supplier_sku = 'PF-1101-01'`.execute(
+        aplt.db,
+      )
+    ).rows[0]!;
+    const racing = async (
+      connector: string,
+      insert: { execute: (db: Transaction<ApltDatabase>) => unknown },
+    ) => {
+      let pending: ReturnType<typeof run> | undefined;
+      await aplt.db.transaction().execute(async (trx) => {
+        await insert.execute(trx);
+        pending = run(connector);
+        await waitForLockWaiter(aplt.db);
+      });
+      return pending!;
+    };
+    await feed06('prices', {
+      currency: 'EUR',
+      price: [
+        {
+          sku: 'PF-1101-01',
+          scale: [
+            { minimum_quantity: '1', price: '2,00' },
+            { minimum_quantity: '250', price: '1,50' },
+          ],
+        },
+      ],
+    });
+    const prices = await racing(
+      '06_prices',
+      sql`INSERT INTO aplt_product_prices (product_id, variant_id, price_list, min_quantity, price)
+        VALUES (${v.product_id}, ${v.variant_id}, 'retail', 250, 9)`,
+    );
+    expect(prices.run).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
+    const tiers = await sql<Row>`SELECT price_list, price::text FROM aplt_product_prices
+      WHERE variant_id = ${v.variant_id} AND min_quantity = 250 ORDER BY price_list`.execute(aplt.db);
+    expect(tiers.rows).toEqual([
+      { price_list: 'purchase', price: '1.5000' },
+      { price_list: 'retail', price: '2.1000' },
+    ]);
+
+    await feed06('stock', { stock: [{ sku: 'PF-1101-01', qty: 42 }] });
+    await sql`DELETE FROM aplt_stock WHERE sku = ${v.sku}`.execute(aplt.db);
+    const stock = await racing('06_stock', sql`INSERT INTO aplt_stock (sku, quantity) VALUES (${v.sku}, 1)`);
+    expect(stock.run).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
+    const row = await sql<Row>`SELECT quantity FROM aplt_stock WHERE sku = ${v.sku}`.execute(aplt.db);
+    expect(row.rows).toEqual([{ quantity: 42 }]);
+  });
+
   it('print data: dropped scales and techniques are deleted, unchanged rows are not rewritten, bad records are reported', async () => {
     const technique = (id: string, ...qs: number[]) => ({
       id,
@@ -616,3 +670,14 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     expect(missing.run).toMatchObject({ status: 'failed', error: expect.stringContaining('09') });
   });
 });
+
+/** Resolves once some session of the test database waits for a lock. */
+async function waitForLockWaiter(db: TestPgDatabase<ApltDatabase>['db']): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db);
+    if (r.rows[0]!.n > 0) return;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  throw new Error('no session waits for a lock');
+}

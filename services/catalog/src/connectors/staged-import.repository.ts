@@ -1,7 +1,33 @@
-import { type ApltDatabase, sql, type Transaction } from '@aplt/db';
+import { type ApltDatabase, isUniqueViolation, type RawBuilder, sql, type Transaction } from '@aplt/db';
 import type { Counts } from './import.repository';
 
 type Trx = Transaction<ApltDatabase>;
+
+/**
+ * How a write statement adds rows that were not there when it began: by plain INSERT first (an
+ * upsert costs half as much again per row, and only a row another transaction inserted since the
+ * statement began can collide), or as an upsert when the plain INSERT collided.
+ */
+type NewRows = 'insert' | 'upsert';
+
+/** `ON CONFLICT <conflict>` when the statement runs as an upsert. */
+const onConflict = (mode: NewRows, conflict: RawBuilder<unknown>) =>
+  mode === 'upsert' ? sql`ON CONFLICT ${conflict}` : sql``;
+
+/** Runs `write` with plain INSERTs and, refused with a unique violation, once more as an upsert. */
+async function insertElseUpsert<T>(trx: Trx, write: (mode: NewRows) => Promise<T>): Promise<T> {
+  await sql`SAVEPOINT insert_else_upsert`.execute(trx);
+  try {
+    const result = await write('insert');
+    await sql`RELEASE SAVEPOINT insert_else_upsert`.execute(trx);
+    return result;
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    await sql`ROLLBACK TO SAVEPOINT insert_else_upsert`.execute(trx);
+    await sql`RELEASE SAVEPOINT insert_else_upsert`.execute(trx);
+    return write('upsert');
+  }
+}
 
 /**
  * Staging tables of the COPY write path (products and stock feeds). They are TEMP tables dropped
@@ -169,30 +195,44 @@ export async function resolveStagedStock(trx: Trx, supplier: string): Promise<vo
   await sql`ANALYZE aplt_stage_stock (ord), aplt_stage_stock_resolved (ord, sku, reject)`.execute(trx);
 }
 
-/** Stock rows with ord in [lo, hi) that resolved; equal rows are not rewritten. */
-export async function applyStagedStock(trx: Trx, lo: number, hi: number): Promise<Counts> {
-  const res = await sql<{ inserted: number; updated: number; unchanged: number }>`
-    WITH src AS (
-      SELECT s.*, r.sku, e.id AS existing,
-        (e.quantity, e.first_arrival_date, e.first_arrival_qty, e.next_arrival_date, e.next_arrival_qty)
-          IS NOT DISTINCT FROM (s.qty, s.fad, s.faq, s.nad, s.naq) AS same
-      FROM aplt_stage_stock s JOIN aplt_stage_stock_resolved r ON r.ord = s.ord
-      LEFT JOIN aplt_stock e ON e.sku = r.sku
-      WHERE s.ord >= ${lo} AND s.ord < ${hi} AND r.reject IS NULL
-    ), written AS (
-      INSERT INTO aplt_stock AS t (sku, quantity, first_arrival_date, first_arrival_qty, next_arrival_date,
-        next_arrival_qty, last_synced_at)
-      SELECT sku, qty, fad, faq, nad, naq, now() FROM src WHERE existing IS NULL OR NOT same
-      ON CONFLICT (sku) DO UPDATE SET (quantity, first_arrival_date, first_arrival_qty, next_arrival_date,
-        next_arrival_qty, last_synced_at) = (EXCLUDED.quantity, EXCLUDED.first_arrival_date,
-        EXCLUDED.first_arrival_qty, EXCLUDED.next_arrival_date, EXCLUDED.next_arrival_qty, EXCLUDED.last_synced_at)
-      RETURNING (xmax = 0) AS inserted
-    )
-    SELECT (SELECT count(*) FILTER (WHERE inserted) FROM written)::int AS inserted,
-      (SELECT count(*) FILTER (WHERE NOT inserted) FROM written)::int AS updated,
-      (SELECT count(*) FROM src WHERE existing IS NOT NULL AND same)::int AS unchanged`.execute(trx);
-  const r = res.rows[0] ?? { inserted: 0, updated: 0, unchanged: 0 };
-  return r;
+/**
+ * Stock rows with ord in [lo, hi) that resolved; equal rows are not rewritten. New rows go in by
+ * plain INSERT (see NewRows), changed ones by UPDATE of the row found.
+ */
+export function applyStagedStock(trx: Trx, lo: number, hi: number): Promise<Counts> {
+  return insertElseUpsert(trx, async (mode) => {
+    const res = await sql<{ inserted: number; updated: number; unchanged: number }>`
+      WITH src AS (
+        SELECT s.*, r.sku, e.id AS existing,
+          (e.quantity, e.first_arrival_date, e.first_arrival_qty, e.next_arrival_date, e.next_arrival_qty)
+            IS NOT DISTINCT FROM (s.qty, s.fad, s.faq, s.nad, s.naq) AS same
+        FROM aplt_stage_stock s JOIN aplt_stage_stock_resolved r ON r.ord = s.ord
+        LEFT JOIN aplt_stock e ON e.sku = r.sku
+        WHERE s.ord >= ${lo} AND s.ord < ${hi} AND r.reject IS NULL
+      ), added AS (
+        INSERT INTO aplt_stock AS t (sku, quantity, first_arrival_date, first_arrival_qty, next_arrival_date,
+          next_arrival_qty, last_synced_at)
+        SELECT sku, qty, fad, faq, nad, naq, now() FROM src WHERE existing IS NULL
+        ${onConflict(
+          mode,
+          sql`(sku) DO UPDATE SET (quantity, first_arrival_date, first_arrival_qty, next_arrival_date,
+          next_arrival_qty, last_synced_at) = (EXCLUDED.quantity, EXCLUDED.first_arrival_date,
+          EXCLUDED.first_arrival_qty, EXCLUDED.next_arrival_date, EXCLUDED.next_arrival_qty, EXCLUDED.last_synced_at)`,
+        )}
+        RETURNING (xmax = 0) AS inserted
+      ), rewritten AS (
+        UPDATE aplt_stock t SET (quantity, first_arrival_date, first_arrival_qty, next_arrival_date, next_arrival_qty,
+          last_synced_at) = (s.qty, s.fad, s.faq, s.nad, s.naq, now())
+        FROM src s WHERE t.id = s.existing AND NOT s.same
+        RETURNING false AS inserted
+      ), written AS (
+        SELECT inserted FROM added UNION ALL SELECT inserted FROM rewritten
+      )
+      SELECT (SELECT count(*) FILTER (WHERE inserted) FROM written)::int AS inserted,
+        (SELECT count(*) FILTER (WHERE NOT inserted) FROM written)::int AS updated,
+        (SELECT count(*) FROM src WHERE existing IS NOT NULL AND same)::int AS unchanged`.execute(trx);
+    return res.rows[0] ?? { inserted: 0, updated: 0, unchanged: 0 };
+  });
 }
 
 /** Rejects found by the set-based steps, in feed order, a page at a time (bounded memory). */
@@ -305,92 +345,97 @@ export async function stagedPriceRecord(
 }
 
 /**
- * Price records with ord in [lo, hi) that resolved, as one statement set: the tiers a priced
- * product or variant no longer lists are deleted in the same statement that upserts its tiers;
- * then the product-wide tiers derived from variants (the cheapest per scale) and the products'
- * retail_price_100 / purchase_price follow. Tiers and products whose values are the same are not
- * rewritten (IS DISTINCT FROM), so an unchanged feed writes nothing.
+ * Price records with ord in [lo, hi) that resolved, written by one statement: the tiers of each
+ * priced variant (or product priced as a whole) become the feed's, the product-wide tiers of a
+ * product whose variants are priced become the cheapest variant's per scale, and the products'
+ * retail_price_100 / purchase_price follow. What the target no longer has is deleted; tiers and
+ * products whose values are the same are not rewritten, so an unchanged feed writes nothing.
+ * New tiers go in by plain INSERT (see NewRows), changed ones by UPDATE of the row found.
  */
-export async function applyStagedPrices(trx: Trx, lo: number, hi: number): Promise<Counts> {
+export function applyStagedPrices(trx: Trx, lo: number, hi: number): Promise<Counts> {
+  return insertElseUpsert(trx, (mode) => writeStagedPrices(trx, lo, hi, mode));
+}
+
+async function writeStagedPrices(trx: Trx, lo: number, hi: number, mode: NewRows): Promise<Counts> {
   const res = await sql<{ inserted: number; updated: number; unchanged: number }>`
     WITH keys AS (
+      -- What the range prices: variants, and products priced as a whole (vkey 0).
       SELECT ord, product_id, coalesce(variant_id, 0) AS vkey FROM aplt_stage_prices_resolved
       WHERE ord >= ${lo} AND ord < ${hi} AND reject IS NULL
+    ), touched AS (
+      -- Products whose product-wide tiers are derived here: the range prices some of their variants.
+      SELECT DISTINCT product_id FROM keys WHERE vkey <> 0
     ), src AS (
-      SELECT r.ord, r.product_id, r.variant_id, s.min_q, l.list,
+      -- The feed's tiers. A product priced as a whole that also has variants priced in the range
+      -- gets the derived tiers instead, as it always has.
+      SELECT k.ord, k.product_id, k.vkey, s.min_q, l.list,
         CASE l.list WHEN 'purchase' THEN s.purchase ELSE s.retail END AS price, s.currency, s.valid_until
-      FROM aplt_stage_prices_resolved r JOIN aplt_stage_prices s ON s.ord = r.ord
+      FROM keys k JOIN aplt_stage_prices s ON s.ord = k.ord
       CROSS JOIN (VALUES ('purchase'), ('retail')) AS l(list)
-      WHERE r.ord >= ${lo} AND r.ord < ${hi} AND r.reject IS NULL
+      WHERE k.vkey <> 0 OR NOT EXISTS (SELECT 1 FROM touched t WHERE t.product_id = k.product_id)
+    ), derived AS (
+      -- The cheapest variant per scale, counting the variants the range leaves alone as they are.
+      SELECT product_id, 0::bigint AS vkey, min_q, list, min(price) AS price, min(currency) AS currency
+      FROM (
+        SELECT product_id, min_q, list, price, currency FROM src WHERE vkey <> 0
+        UNION ALL
+        SELECT e.product_id, e.min_quantity, e.price_list, e.price, e.currency::text
+        FROM aplt_product_prices e JOIN touched t ON t.product_id = e.product_id
+        WHERE e.variant_id IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM keys k WHERE k.product_id = e.product_id AND k.vkey = e.variant_id)
+      ) v GROUP BY product_id, min_q, list
+    ), current AS (
+      SELECT x.id, x.product_id, coalesce(x.variant_id, 0) AS vkey, x.min_quantity, x.price_list, x.price,
+        x.currency::text AS currency, x.valid_until
+      FROM aplt_product_prices x
+      JOIN (SELECT product_id, vkey FROM keys UNION SELECT product_id, 0 FROM touched) k
+        ON k.product_id = x.product_id AND k.vkey = coalesce(x.variant_id, 0)
+    ), diff AS (
+      -- A tier of the target that is new or different, or a current one the target no longer has.
+      -- Products and variants the range does not price keep all of theirs.
+      SELECT c.id AS existing, t.product_id IS NULL AS gone, coalesce(t.product_id, c.product_id) AS product_id,
+        coalesce(t.vkey, c.vkey) AS vkey, t.min_q, t.list, t.price, t.currency, t.valid_until
+      FROM current c FULL JOIN (
+        SELECT product_id, vkey, min_q, list, price, currency, valid_until FROM src
+        UNION ALL
+        SELECT product_id, vkey, min_q, list, price, currency, NULL FROM derived
+      ) t ON t.product_id = c.product_id AND t.vkey = c.vkey AND t.min_q = c.min_quantity AND t.list = c.price_list
+      WHERE c.id IS NULL OR t.product_id IS NULL
+        OR (c.price, c.currency, c.valid_until) IS DISTINCT FROM (t.price, t.currency, t.valid_until)
     ), dropped AS (
-      -- A tier the feed no longer lists for a variant (or product) it prices is gone; products and
-      -- variants the feed does not mention keep theirs. Disjoint from what is written below.
-      DELETE FROM aplt_product_prices x USING keys k
-      WHERE x.product_id = k.product_id AND coalesce(x.variant_id, 0) = k.vkey
-        AND NOT EXISTS (SELECT 1 FROM src WHERE src.ord = k.ord AND src.min_q = x.min_quantity)
-      RETURNING k.ord
-    ), changed AS (
-      SELECT src.* FROM src
-      LEFT JOIN aplt_product_prices e ON e.product_id = src.product_id AND coalesce(e.variant_id, 0) = coalesce(src.variant_id, 0)
-        AND e.price_list = src.list AND e.min_quantity = src.min_q
-      WHERE e.id IS NULL OR (e.price, e.currency::text, e.valid_until) IS DISTINCT FROM (src.price, src.currency, src.valid_until)
-    ), written AS (
+      DELETE FROM aplt_product_prices x USING diff d WHERE d.gone AND x.id = d.existing
+    ), added AS (
+      -- In key order: the tiers' unique index is then written page by page, not at random.
       INSERT INTO aplt_product_prices AS x (product_id, variant_id, price_list, min_quantity, price, currency, valid_until)
-      SELECT product_id, variant_id, list, min_q, price, currency, valid_until FROM changed
-      ON CONFLICT ON CONSTRAINT aplt_product_prices_scale_key DO UPDATE SET price = EXCLUDED.price,
-        currency = EXCLUDED.currency, valid_until = EXCLUDED.valid_until
-      WHERE (x.price, x.currency, x.valid_until) IS DISTINCT FROM (EXCLUDED.price, EXCLUDED.currency, EXCLUDED.valid_until)
-      RETURNING product_id, coalesce(variant_id, 0) AS vkey, (xmax = 0) AS inserted
-    ), w AS (
-      SELECT product_id, vkey, count(*) AS n, count(*) FILTER (WHERE inserted) AS ins FROM written GROUP BY product_id, vkey
-    ), d AS (
-      SELECT ord, count(*) AS del FROM dropped GROUP BY ord
-    ), per_record AS (
-      SELECT k.ord, coalesce(w.n, 0) AS n, coalesce(w.ins, 0) AS ins, coalesce(d.del, 0) AS del
-      FROM keys k LEFT JOIN w ON w.product_id = k.product_id AND w.vkey = k.vkey LEFT JOIN d ON d.ord = k.ord
+      SELECT product_id, nullif(vkey, 0), list, min_q, price, currency, valid_until FROM diff WHERE existing IS NULL
+      ORDER BY product_id, vkey
+      ${onConflict(mode, sql`ON CONSTRAINT aplt_product_prices_scale_key DO UPDATE SET price = EXCLUDED.price, currency = EXCLUDED.currency, valid_until = EXCLUDED.valid_until`)}
+    ), rewritten AS (
+      UPDATE aplt_product_prices x SET price = d.price, currency = d.currency, valid_until = d.valid_until
+      FROM diff d WHERE NOT d.gone AND x.id = d.existing
+    ), sellable AS (
+      -- What makes a product sellable: its product-wide retail tier that applies at 100 (and the
+      -- purchase one), which after this statement are the derived ones or the feed's own.
+      UPDATE aplt_products p SET retail_price_100 = a.retail, purchase_price = a.purchase
+      FROM (
+        SELECT k.product_id,
+          (array_agg(t.price ORDER BY t.min_q DESC) FILTER (WHERE t.list = 'retail' AND t.min_q <= 100))[1] AS retail,
+          (array_agg(t.price ORDER BY t.min_q DESC) FILTER (WHERE t.list = 'purchase' AND t.min_q <= 100))[1] AS purchase
+        FROM (SELECT DISTINCT product_id FROM keys) k
+        LEFT JOIN (SELECT product_id, min_q, list, price FROM derived
+                   UNION ALL SELECT product_id, min_q, list, price FROM src WHERE vkey = 0) t ON t.product_id = k.product_id
+        GROUP BY k.product_id
+      ) a
+      WHERE p.id = a.product_id AND (p.retail_price_100, p.purchase_price) IS DISTINCT FROM (a.retail, a.purchase)
+    ), per_key AS (
+      -- Counted from the plan, not from what the writes return: a tier the upsert found inserted by
+      -- another transaction meanwhile counts as added.
+      SELECT product_id, vkey, bool_and(existing IS NULL) AS all_new FROM diff GROUP BY product_id, vkey
     )
-    SELECT count(*) FILTER (WHERE n > 0 AND ins = n AND del = 0)::int AS inserted,
-      count(*) FILTER (WHERE (n > 0 OR del > 0) AND NOT (n > 0 AND ins = n AND del = 0))::int AS updated,
-      count(*) FILTER (WHERE n = 0 AND del = 0)::int AS unchanged
-    FROM per_record`.execute(trx);
-  // Product-wide tiers derived from variants follow them: a scale no variant has any more goes.
-  await sql`
-    WITH touched AS (
-      SELECT DISTINCT product_id FROM aplt_stage_prices_resolved
-      WHERE ord >= ${lo} AND ord < ${hi} AND reject IS NULL AND variant_id IS NOT NULL
-    ), agg AS (
-      SELECT v.product_id, v.price_list, v.min_quantity, min(v.price) AS price, min(v.currency) AS currency
-      FROM aplt_product_prices v JOIN touched t ON t.product_id = v.product_id
-      WHERE v.variant_id IS NOT NULL GROUP BY v.product_id, v.price_list, v.min_quantity
-    ), dropped AS (
-      DELETE FROM aplt_product_prices x USING touched t
-      WHERE x.product_id = t.product_id AND x.variant_id IS NULL
-        AND EXISTS (SELECT 1 FROM agg a WHERE a.product_id = x.product_id)
-        AND NOT EXISTS (SELECT 1 FROM agg a WHERE a.product_id = x.product_id AND a.price_list = x.price_list
-          AND a.min_quantity = x.min_quantity)
-    )
-    INSERT INTO aplt_product_prices AS x (product_id, variant_id, price_list, min_quantity, price, currency)
-    SELECT a.product_id, NULL, a.price_list, a.min_quantity, a.price, a.currency FROM agg a
-    LEFT JOIN aplt_product_prices e ON e.product_id = a.product_id AND e.variant_id IS NULL
-      AND e.price_list = a.price_list AND e.min_quantity = a.min_quantity
-    WHERE e.id IS NULL OR (e.price, e.currency) IS DISTINCT FROM (a.price, a.currency)
-    ON CONFLICT ON CONSTRAINT aplt_product_prices_scale_key DO UPDATE SET price = EXCLUDED.price, currency = EXCLUDED.currency
-    WHERE (x.price, x.currency) IS DISTINCT FROM (EXCLUDED.price, EXCLUDED.currency)`.execute(trx);
-  // What makes a product sellable: the retail tier that applies at 100 (and the purchase one).
-  await sql`
-    UPDATE aplt_products p SET retail_price_100 = x.retail, purchase_price = x.purchase
-    FROM (
-      SELECT t.product_id,
-        (SELECT price FROM aplt_product_prices x WHERE x.product_id = t.product_id AND x.variant_id IS NULL
-          AND x.price_list = 'retail' AND x.min_quantity <= 100 ORDER BY x.min_quantity DESC LIMIT 1) AS retail,
-        (SELECT price FROM aplt_product_prices x WHERE x.product_id = t.product_id AND x.variant_id IS NULL
-          AND x.price_list = 'purchase' AND x.min_quantity <= 100 ORDER BY x.min_quantity DESC LIMIT 1) AS purchase
-      FROM (SELECT DISTINCT product_id FROM aplt_stage_prices_resolved
-            WHERE ord >= ${lo} AND ord < ${hi} AND reject IS NULL) t
-    ) x
-    WHERE p.id = x.product_id AND (p.retail_price_100, p.purchase_price) IS DISTINCT FROM (x.retail, x.purchase)`.execute(
-    trx,
-  );
+    SELECT count(*) FILTER (WHERE w.all_new)::int AS inserted,
+      count(*) FILTER (WHERE NOT w.all_new)::int AS updated,
+      count(*) FILTER (WHERE w.all_new IS NULL)::int AS unchanged
+    FROM keys k LEFT JOIN per_key w ON w.product_id = k.product_id AND w.vkey = k.vkey`.execute(trx);
   return res.rows[0] ?? { inserted: 0, updated: 0, unchanged: 0 };
 }
 
