@@ -665,6 +665,44 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     for (const r of after) expect(r).toEqual(before.find((b: Row) => b.row === r.row));
   });
 
+  it('print data: a position another transaction adds while the run inserts it is updated, not refused', async () => {
+    const product = (
+      await sql<{ id: string }>`SELECT id::text FROM aplt_products WHERE sku = 'PF-1101-06'`.execute(aplt.db)
+    ).rows[0]!;
+    await feed06('printdata', {
+      print_techniques: [
+        { id: 'P1', description: 'Tampondruk', pricing_type: 'NumberOfColours', var_costs: [] },
+      ],
+      products: [
+        {
+          master_code: 'PF-1101',
+          printing_positions: [
+            {
+              position_id: 'BACK',
+              print_size_unit: 'mm',
+              max_print_size_width: '30',
+              max_print_size_height: '8',
+              printing_techniques: [{ id: 'P1', default: true, max_colours: '2' }],
+            },
+          ],
+        },
+      ],
+    });
+    let pending: ReturnType<typeof run> | undefined;
+    await aplt.db.transaction().execute(async (trx) => {
+      await sql`INSERT INTO aplt_print_positions (product_id, position_code, position_name)
+        VALUES (${product.id}, 'BACK', 'added meanwhile')`.execute(trx);
+      pending = run('06_printdata');
+      await waitForLockWaiter(aplt.db);
+    });
+    const result = await pending!;
+    expect(result.run).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
+    const written = await sql<Row>`SELECT pp.print_area, t.code FROM aplt_print_positions pp
+      JOIN aplt_product_techniques pt ON pt.print_position_id = pp.id JOIN aplt_techniques t ON t.id = pt.technique_id
+      WHERE pp.product_id = ${product.id} AND pp.position_code = 'BACK'`.execute(aplt.db);
+    expect(written.rows).toEqual([{ print_area: '30x8', code: '06-P1' }]);
+  });
+
   it('a supplier without a feed location fails with a clear message', async () => {
     const missing = await run('09_products');
     expect(missing.run).toMatchObject({ status: 'failed', error: expect.stringContaining('09') });

@@ -580,50 +580,83 @@ export async function stagedPosition(
 }
 
 /**
- * Merged positions with gid in [lo, hi): positions upserted, the technique links of each written
+ * Merged positions with gid in [lo, hi): positions written, the technique links of each written
  * and the links a listed position no longer has deleted in the same statement set, then each
- * position's size follows its techniques' largest. Equal rows are not rewritten.
+ * position's size follows its techniques' largest. Equal rows are not rewritten; new ones go in by
+ * plain INSERT (see NewRows), changed ones by UPDATE of the row found.
  */
-export async function applyStagedPositions(trx: Trx, lo: number, hi: number): Promise<Counts> {
+export function applyStagedPositions(trx: Trx, lo: number, hi: number): Promise<Counts> {
+  return insertElseUpsert(trx, (mode) => writeStagedPositions(trx, lo, hi, mode));
+}
+
+async function writeStagedPositions(trx: Trx, lo: number, hi: number, mode: NewRows): Promise<Counts> {
   const res = await sql<{ id: number; inserted: boolean }>`
-    WITH src AS (SELECT * FROM aplt_stage_positions WHERE gid >= ${lo} AND gid < ${hi})
-    INSERT INTO aplt_print_positions AS x (product_id, position_code, position_name, max_width_mm, max_height_mm, print_area,
-      rotation, coordinates)
-    SELECT product_id, code, name, w, h, CASE WHEN w IS NOT NULL AND h IS NOT NULL THEN w::text || 'x' || h::text END, rot,
-      points FROM src
-    ON CONFLICT (product_id, position_code) DO UPDATE SET position_name = EXCLUDED.position_name,
-      max_width_mm = EXCLUDED.max_width_mm, max_height_mm = EXCLUDED.max_height_mm, print_area = EXCLUDED.print_area,
-      rotation = EXCLUDED.rotation, coordinates = coalesce(EXCLUDED.coordinates, x.coordinates)
-    WHERE (x.position_name, x.max_width_mm, x.max_height_mm, x.print_area, x.rotation, x.coordinates)
-      IS DISTINCT FROM (EXCLUDED.position_name, EXCLUDED.max_width_mm, EXCLUDED.max_height_mm, EXCLUDED.print_area,
-        EXCLUDED.rotation, coalesce(EXCLUDED.coordinates, x.coordinates))
-    RETURNING x.id, (xmax = 0) AS inserted`.execute(trx);
+    WITH src AS (
+      SELECT s.product_id, s.code, s.name, s.w, s.h, s.rot, s.points,
+        CASE WHEN s.w IS NOT NULL AND s.h IS NOT NULL THEN s.w::text || 'x' || s.h::text END AS area,
+        x.id AS existing
+      FROM aplt_stage_positions s
+      LEFT JOIN aplt_print_positions x ON x.product_id = s.product_id AND x.position_code = s.code
+      WHERE s.gid >= ${lo} AND s.gid < ${hi}
+    ), added AS (
+      INSERT INTO aplt_print_positions AS x (product_id, position_code, position_name, max_width_mm, max_height_mm,
+        print_area, rotation, coordinates)
+      SELECT product_id, code, name, w, h, area, rot, points FROM src WHERE existing IS NULL
+      ${onConflict(
+        mode,
+        sql`(product_id, position_code) DO UPDATE SET position_name = EXCLUDED.position_name,
+        max_width_mm = EXCLUDED.max_width_mm, max_height_mm = EXCLUDED.max_height_mm, print_area = EXCLUDED.print_area,
+        rotation = EXCLUDED.rotation, coordinates = coalesce(EXCLUDED.coordinates, x.coordinates)`,
+      )}
+      RETURNING x.id, (xmax = 0) AS inserted
+    ), rewritten AS (
+      UPDATE aplt_print_positions x SET position_name = s.name, max_width_mm = s.w, max_height_mm = s.h,
+        print_area = s.area, rotation = s.rot, coordinates = coalesce(s.points, x.coordinates)
+      FROM src s
+      WHERE x.id = s.existing AND (x.position_name, x.max_width_mm, x.max_height_mm, x.print_area, x.rotation, x.coordinates)
+        IS DISTINCT FROM (s.name, s.w, s.h, s.area, s.rot, coalesce(s.points, x.coordinates))
+      RETURNING x.id, false AS inserted
+    )
+    SELECT * FROM added UNION ALL SELECT * FROM rewritten`.execute(trx);
   const links = await sql<{ pos: number }>`
     WITH pos AS (
       SELECT pp.id AS pos, pp.product_id, pp.position_code AS code FROM aplt_stage_positions s
       JOIN aplt_print_positions pp ON pp.product_id = s.product_id AND pp.position_code = s.code
       WHERE s.gid >= ${lo} AND s.gid < ${hi}
     ), src AS (
-      SELECT pos.pos, l.* FROM pos JOIN aplt_stage_position_links l ON l.product_id = pos.product_id AND l.code = pos.code
+      SELECT pos.pos, l.product_id, l.technique_id, l.mc, l.def, l.w, l.h,
+        CASE WHEN l.w IS NOT NULL AND l.h IS NOT NULL THEN l.w::text || 'x' || l.h::text END AS area, x.id AS existing,
+        (x.max_colours, x.is_default, x.max_width_mm, x.max_height_mm, x.print_area)
+          IS DISTINCT FROM (l.mc, l.def, l.w, l.h, CASE WHEN l.w IS NOT NULL AND l.h IS NOT NULL THEN l.w::text || 'x' || l.h::text END)
+          AS differs
+      FROM pos JOIN aplt_stage_position_links l ON l.product_id = pos.product_id AND l.code = pos.code
+      LEFT JOIN aplt_product_techniques x ON x.product_id = l.product_id AND x.technique_id = l.technique_id
+        AND x.print_position_id = pos.pos
     ), dropped AS (
       DELETE FROM aplt_product_techniques x USING pos
       WHERE x.print_position_id = pos.pos AND x.product_id = pos.product_id
         AND NOT EXISTS (SELECT 1 FROM src WHERE src.pos = x.print_position_id AND src.technique_id = x.technique_id)
       RETURNING x.print_position_id AS pos
-    ), written AS (
+    ), added AS (
       INSERT INTO aplt_product_techniques AS x (product_id, technique_id, print_position_id, max_colours, is_default,
         max_width_mm, max_height_mm, print_area)
-      SELECT product_id, technique_id, pos, mc, def, w, h, CASE WHEN w IS NOT NULL AND h IS NOT NULL THEN w::text || 'x' || h::text END
-      FROM src
-      ON CONFLICT (product_id, technique_id, print_position_id) DO UPDATE SET max_colours = EXCLUDED.max_colours,
+      SELECT product_id, technique_id, pos, mc, def, w, h, area FROM src WHERE existing IS NULL
+      ${onConflict(
+        mode,
+        sql`(product_id, technique_id, print_position_id) DO UPDATE SET max_colours = EXCLUDED.max_colours,
         is_default = EXCLUDED.is_default, max_width_mm = EXCLUDED.max_width_mm, max_height_mm = EXCLUDED.max_height_mm,
-        print_area = EXCLUDED.print_area
-      WHERE (x.max_colours, x.is_default, x.max_width_mm, x.max_height_mm, x.print_area)
-        IS DISTINCT FROM (EXCLUDED.max_colours, EXCLUDED.is_default, EXCLUDED.max_width_mm, EXCLUDED.max_height_mm,
-          EXCLUDED.print_area)
+        print_area = EXCLUDED.print_area`,
+      )}
+      RETURNING x.print_position_id AS pos
+    ), rewritten AS (
+      UPDATE aplt_product_techniques x SET max_colours = s.mc, is_default = s.def, max_width_mm = s.w,
+        max_height_mm = s.h, print_area = s.area
+      FROM src s WHERE x.id = s.existing AND s.differs
       RETURNING x.print_position_id AS pos
     )
-    SELECT DISTINCT pos FROM (SELECT pos FROM dropped UNION ALL SELECT pos FROM written) c`.execute(trx);
+    SELECT DISTINCT pos FROM (SELECT pos FROM dropped UNION ALL SELECT pos FROM added UNION ALL SELECT pos FROM rewritten) c`.execute(
+    trx,
+  );
   // A position allows the largest size of its techniques (each keeps its own on the link).
   await sql`
     UPDATE aplt_print_positions pp SET max_width_mm = x.w, max_height_mm = x.h, print_area = trim_scale(x.w) || 'x' || trim_scale(x.h)
