@@ -580,10 +580,10 @@ export async function stagedPosition(
 }
 
 /**
- * Merged positions with gid in [lo, hi): positions written, the technique links of each written
- * and the links a listed position no longer has deleted in the same statement set, then each
- * position's size follows its techniques' largest. Equal rows are not rewritten; new ones go in by
- * plain INSERT (see NewRows), changed ones by UPDATE of the row found.
+ * Merged positions with gid in [lo, hi): positions written (sized by their techniques' largest),
+ * the technique links of each written and the links a listed position no longer has deleted in
+ * the same statement set. Equal rows are not rewritten; new ones go in by plain INSERT (see
+ * NewRows), changed ones by UPDATE of the row found.
  */
 export function applyStagedPositions(trx: Trx, lo: number, hi: number): Promise<Counts> {
   return insertElseUpsert(trx, (mode) => writeStagedPositions(trx, lo, hi, mode));
@@ -591,13 +591,24 @@ export function applyStagedPositions(trx: Trx, lo: number, hi: number): Promise<
 
 async function writeStagedPositions(trx: Trx, lo: number, hi: number, mode: NewRows): Promise<Counts> {
   const res = await sql<{ id: number; inserted: boolean }>`
-    WITH src AS (
-      SELECT s.product_id, s.code, s.name, s.w, s.h, s.rot, s.points,
-        CASE WHEN s.w IS NOT NULL AND s.h IS NOT NULL THEN s.w::text || 'x' || s.h::text END AS area,
-        x.id AS existing
+    WITH sized AS (
+      -- A position allows the largest size of its techniques (each keeps its own on the link), as
+      -- the links have it (two decimals); a position whose techniques give none keeps its own.
+      SELECT s.*, t.w AS tw, t.h AS th,
+        t.w IS NOT NULL AND (round(s.w, 2), round(s.h, 2)) IS DISTINCT FROM (t.w, t.h) AS by_technique
       FROM aplt_stage_positions s
-      LEFT JOIN aplt_print_positions x ON x.product_id = s.product_id AND x.position_code = s.code
+      LEFT JOIN (
+        SELECT product_id, code, round(max(w), 2) AS w, round(max(h), 2) AS h FROM aplt_stage_position_links
+        WHERE w IS NOT NULL AND h IS NOT NULL GROUP BY product_id, code
+      ) t ON t.product_id = s.product_id AND t.code = s.code
       WHERE s.gid >= ${lo} AND s.gid < ${hi}
+    ), src AS (
+      SELECT s.product_id, s.code, s.name, s.rot, s.points,
+        CASE WHEN s.by_technique THEN s.tw ELSE s.w END AS w, CASE WHEN s.by_technique THEN s.th ELSE s.h END AS h,
+        CASE WHEN s.by_technique THEN trim_scale(s.tw) || 'x' || trim_scale(s.th)
+          WHEN s.w IS NOT NULL AND s.h IS NOT NULL THEN s.w::text || 'x' || s.h::text END AS area,
+        x.id AS existing
+      FROM sized s LEFT JOIN aplt_print_positions x ON x.product_id = s.product_id AND x.position_code = s.code
     ), added AS (
       INSERT INTO aplt_print_positions AS x (product_id, position_code, position_name, max_width_mm, max_height_mm,
         print_area, rotation, coordinates)
@@ -655,17 +666,6 @@ async function writeStagedPositions(trx: Trx, lo: number, hi: number, mode: NewR
       RETURNING x.print_position_id AS pos
     )
     SELECT DISTINCT pos FROM (SELECT pos FROM dropped UNION ALL SELECT pos FROM added UNION ALL SELECT pos FROM rewritten) c`.execute(
-    trx,
-  );
-  // A position allows the largest size of its techniques (each keeps its own on the link).
-  await sql`
-    UPDATE aplt_print_positions pp SET max_width_mm = x.w, max_height_mm = x.h, print_area = trim_scale(x.w) || 'x' || trim_scale(x.h)
-    FROM (SELECT pt.print_position_id, max(pt.max_width_mm) AS w, max(pt.max_height_mm) AS h
-          FROM aplt_stage_positions s JOIN aplt_print_positions p ON p.product_id = s.product_id AND p.position_code = s.code
-          JOIN aplt_product_techniques pt ON pt.print_position_id = p.id
-          WHERE s.gid >= ${lo} AND s.gid < ${hi} AND pt.print_area IS NOT NULL
-          GROUP BY pt.print_position_id) x
-    WHERE pp.id = x.print_position_id AND (pp.max_width_mm, pp.max_height_mm) IS DISTINCT FROM (x.w, x.h)`.execute(
     trx,
   );
   const inserted = res.rows.filter((r) => r.inserted).length;
