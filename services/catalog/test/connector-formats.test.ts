@@ -703,6 +703,43 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     expect(written.rows).toEqual([{ print_area: '30x8', code: '06-P1' }]);
   });
 
+  it('print data: a large import refreshes the positions statistics before it links their techniques', async () => {
+    // Statistics of an empty table, as after a fresh install; the import then adds 1,200 positions.
+    await sql`ANALYZE aplt_print_positions`.execute(aplt.db);
+    const products = Array.from({ length: 600 }, (_, i) => `PF-9${String(i).padStart(3, '0')}`);
+    await feed06(
+      'products',
+      products.map((code) => pf(code, `Pen ${code}`)),
+    );
+    expect((await run('06_products')).run).toMatchObject({ status: 'succeeded', rows_inserted: 600 });
+    const seen = async () =>
+      (
+        await sql<{
+          n: number;
+        }>`SELECT reltuples::int AS n FROM pg_class WHERE relname = 'aplt_print_positions'`.execute(aplt.db)
+      ).rows[0]!.n;
+    const before = await seen();
+    const side = (position_id: string) => ({
+      position_id,
+      print_size_unit: 'mm',
+      max_print_size_width: '30',
+      max_print_size_height: '8',
+      printing_techniques: [{ id: 'P1', default: true, max_colours: '2' }],
+    });
+    await feed06('printdata', {
+      print_techniques: [
+        { id: 'P1', description: 'Tampondruk', pricing_type: 'NumberOfColours', var_costs: [] },
+      ],
+      products: products.map((master_code) => ({
+        master_code,
+        printing_positions: [side('FRONT'), side('BACK')],
+      })),
+    });
+    expect((await run('06_printdata')).run).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
+    expect(before).toBeLessThan(1200);
+    expect(await seen()).toBeGreaterThanOrEqual(1200);
+  });
+
   it('a supplier without a feed location fails with a clear message', async () => {
     const missing = await run('09_products');
     expect(missing.run).toMatchObject({ status: 'failed', error: expect.stringContaining('09') });

@@ -629,6 +629,11 @@ async function writeStagedPositions(trx: Trx, lo: number, hi: number, mode: NewR
       RETURNING x.id, false AS inserted
     )
     SELECT * FROM added UNION ALL SELECT * FROM rewritten`.execute(trx);
+  // The links join the positions just written. With statistics that last saw the table empty the
+  // planner takes those for a few rows and nests the staged links under each: a first import of
+  // 200,000 positions into tables analyzed while empty ran for minutes, and in 10 s with this.
+  if (res.rows.filter((r) => r.inserted).length > 1000)
+    await sql`ANALYZE aplt_print_positions (product_id, position_code)`.execute(trx);
   const links = await sql<{ pos: number }>`
     WITH pos AS (
       SELECT pp.id AS pos, pp.product_id, pp.position_code AS code FROM aplt_stage_positions s
