@@ -514,6 +514,43 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     expect((await productVersion('PF-2001-06'))!.r).toBe('1.2600');
   });
 
+  it('prices: a record with an invalid currency, a quantity below 1 or a quantity listed twice is rejected whole', async () => {
+    const tiers = async () =>
+      (
+        await sql<Row>`SELECT p.sku, x.variant_id IS NULL AS product_wide, x.price_list, x.min_quantity, x.price::text
+          FROM aplt_product_prices x JOIN aplt_products p ON p.id = x.product_id
+          WHERE p.sku IN ('PF-2001-06', 'PF-2003-06', 'PF-1101-06') ORDER BY 1, 2, 3, 4`.execute(aplt.db)
+      ).rows;
+    const before = await tiers();
+    const scale = (q: string, price: string) => ({ minimum_quantity: q, price });
+    await feed06('prices', {
+      currency: 'EUR',
+      price: [
+        { sku: 'PF-2001-01', currency: 'euro', scale: [scale('1', '1,00')] },
+        { sku: 'PF-2003-01', scale: [scale('1', '1,00'), scale('0', '0,50')] },
+        { sku: 'PF-1101-01', scale: [scale('100', '1,00'), scale('1', '2,00'), scale('100', '0,90')] },
+      ],
+    });
+    const r = await run('06_prices');
+    expect(r.run).toMatchObject({ status: 'succeeded', rows_read: 3, rows_rejected: 3, rows_inserted: 0 });
+    expect(r.rejects.map((x) => [x.row_number, x.key, x.reason])).toEqual([
+      [1, 'PF-2001-01', 'invalid currency: EURO'],
+      [2, 'PF-2003-01', 'invalid minimum quantity: below 1'],
+      [3, 'PF-1101-01', 'invalid scales: a minimum quantity is listed twice'],
+    ]);
+    // The report shows each record's scales in quantity order, at the purchase price.
+    expect(r.rejects[2]!.raw).toMatchObject({
+      supplierSku: 'PF-1101-01',
+      currency: 'EUR',
+      scales: [
+        { minQuantity: 1, price: 2 },
+        { minQuantity: 100, price: 1 },
+        { minQuantity: 100, price: 0.9 },
+      ],
+    });
+    expect(await tiers()).toEqual(before);
+  });
+
   it('prices and stock: a row another transaction adds while the run inserts it is updated, not refused', async () => {
     // Another writer (staff editing the product) inserts the very tier and stock row the run is
     // about to add, and commits while the run's INSERT waits on it: the run writes them anyway.

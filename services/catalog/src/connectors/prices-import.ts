@@ -1,5 +1,5 @@
 import type { PgClient } from '@aplt/db';
-import { CopyWriter, type Field } from './copy-writer';
+import { CopyWriter } from './copy-writer';
 import type { PriceRow } from './feed-rows';
 import { nz } from './import.repository';
 import { PriceAmounts } from './price-amounts';
@@ -17,10 +17,10 @@ import {
 import { applyInRanges, reportStagedRejects, stageRows, type Trx } from './staged-pipeline';
 
 /**
- * Prices: every scale of the feed is COPYed to the stage (purchase and marked-up retail computed
- * here, as before), resolved set-based (unknown SKUs, invalid values and repeated records go to the
- * report), then written by one statement set; a range the database refuses is halved until the
- * refused records stand alone.
+ * Prices: every record of the feed is COPYed to the stage with its scales (purchase and marked-up
+ * retail computed here, as before), resolved set-based (unknown SKUs, invalid values and repeated
+ * records go to the report), then written by one statement set; a range the database refuses is
+ * halved until the refused records stand alone.
  */
 export async function importPrices(
   trx: Trx,
@@ -40,27 +40,30 @@ export async function importPrices(
       rows,
       report,
       (r, ord, rowNumber) => {
-        const currency = r.currency.toUpperCase();
-        const lines: Field[][] = r.scales.map((sc) => {
-          const [purchase, retail] = amounts.of(sc.price);
-          return [
-            ord,
-            rowNumber,
-            r.supplierSku,
-            sc.minQuantity,
-            purchase,
-            retail,
-            currency,
-            nz(r.validUntil),
-          ];
-        });
-        return lines.length > 0
-          ? lines.flat()
-          : { rowNumber, key: r.supplierSku, reason: 'no price: the record lists no scale', raw: r };
+        if (r.scales.length === 0)
+          return { rowNumber, key: r.supplierSku, reason: 'no price: the record lists no scale', raw: r };
+        const quantities: number[] = [];
+        const purchase: string[] = [];
+        const retail: string[] = [];
+        for (const sc of r.scales) {
+          const [p, m] = amounts.of(sc.price);
+          quantities.push(sc.minQuantity);
+          purchase.push(p);
+          retail.push(m);
+        }
+        return [
+          ord,
+          rowNumber,
+          r.supplierSku,
+          `{${quantities.join(',')}}`,
+          `{${purchase.join(',')}}`,
+          `{${retail.join(',')}}`,
+          r.currency.toUpperCase(),
+          nz(r.validUntil),
+        ];
       },
       async (fields) => {
-        // One staged line per scale (8 fields each).
-        for (let i = 0; i < fields.length; i += 8) await copy.row(fields.slice(i, i + 8));
+        await copy.row(fields);
         records++;
       },
     );

@@ -180,13 +180,14 @@ export async function resolveStagedStock(trx: Trx, supplier: string): Promise<vo
         WHEN row_number() OVER (PARTITION BY sku ORDER BY ord) > 1
           THEN 'duplicate: an earlier row of the feed gives stock for ' || sku END AS reject
     FROM (
-      SELECT x.ord, coalesce(m.sku, p.sku) AS sku
+      -- The product code is looked up only for a SKU no variant has (coalesce stops at a value).
+      SELECT x.ord, coalesce(m.sku, (SELECT p.sku FROM aplt_products p
+          WHERE p.supplier_code = ${supplier} AND p.supplier_sku = x.supplier_sku)) AS sku
       FROM aplt_stage_stock x
       LEFT JOIN (SELECT DISTINCT ON (v.supplier_sku) v.supplier_sku, v.sku
                  FROM aplt_product_variants v JOIN aplt_products pp ON pp.id = v.product_id
                  WHERE pp.supplier_code = ${supplier} AND v.supplier_sku IS NOT NULL
                  ORDER BY v.supplier_sku, v.id) m ON m.supplier_sku = x.supplier_sku
-      LEFT JOIN aplt_products p ON m.sku IS NULL AND p.supplier_code = ${supplier} AND p.supplier_sku = x.supplier_sku
     ) r`.execute(trx);
   // The report pages through the rejects in feed order; usually there are few.
   await sql`CREATE INDEX ON aplt_stage_stock_resolved (ord) WHERE reject IS NOT NULL`.execute(trx);
@@ -264,9 +265,10 @@ export async function stagedRow(
 }
 
 /**
- * Price feeds: one staged row per scale of a feed record (`ord` is the record's position among the
- * staged records, so a record's scales share it). Amounts are computed before staging (purchase
- * and, marked up, retail) so the rounding is the one the earlier batched path used.
+ * Price feeds: one staged row per feed record (`ord` is its position among the staged records),
+ * its scales as three arrays in the same order: minimum quantity, purchase and (marked up) retail
+ * amount. Amounts are computed before staging so the rounding is the one the earlier batched path
+ * used.
  */
 export const priceStage = {
   table: 'aplt_stage_prices',
@@ -274,8 +276,8 @@ export const priceStage = {
 };
 
 export async function createPriceStage(trx: Trx): Promise<void> {
-  await sql`CREATE TEMP TABLE aplt_stage_prices (ord int NOT NULL, row_number int NOT NULL, supplier_sku text NOT NULL,
-    min_q int NOT NULL, purchase numeric NOT NULL, retail numeric NOT NULL, currency text NOT NULL, valid_until date)
+  await sql`CREATE TEMP TABLE aplt_stage_prices (ord int PRIMARY KEY, row_number int NOT NULL, supplier_sku text NOT NULL,
+    min_q int[] NOT NULL, purchase numeric[] NOT NULL, retail numeric[] NOT NULL, currency text NOT NULL, valid_until date)
     ON COMMIT DROP`.execute(trx);
 }
 
@@ -288,26 +290,30 @@ export async function createPriceStage(trx: Trx): Promise<void> {
 export async function resolveStagedPrices(trx: Trx, supplier: string): Promise<void> {
   await sql`
     CREATE TEMP TABLE aplt_stage_prices_resolved ON COMMIT DROP AS
+    WITH checked AS MATERIALIZED (
+      -- Materialized: the planner would otherwise evaluate the checks twice per record.
+      SELECT s.ord, s.row_number, s.supplier_sku,
+        CASE WHEN s.currency !~ '^[A-Z]{3}$' THEN 'invalid currency: ' || s.currency
+          WHEN 0 > ANY (s.purchase) THEN 'invalid price: below 0'
+          WHEN 1 > ANY (s.min_q) THEN 'invalid minimum quantity: below 1'
+          WHEN cardinality(s.min_q) <> (SELECT count(DISTINCT q) FROM unnest(s.min_q) q)
+            THEN 'invalid scales: a minimum quantity is listed twice' END AS invalid
+      FROM aplt_stage_prices s
+    )
     SELECT ord, row_number, supplier_sku, product_id, variant_id,
       CASE WHEN product_id IS NULL THEN 'unknown product: no product or variant of this supplier has this SKU'
         WHEN invalid IS NOT NULL THEN invalid
         WHEN row_number() OVER (PARTITION BY product_id, coalesce(variant_id, 0), invalid IS NULL ORDER BY ord) > 1
           THEN 'duplicate: an earlier row of the feed prices ' || supplier_sku END AS reject
     FROM (
-      SELECT x.*, coalesce(m.product_id, p.id) AS product_id, m.id AS variant_id
-      FROM (
-        SELECT s.ord, min(s.row_number) AS row_number, min(s.supplier_sku) AS supplier_sku,
-          CASE WHEN bool_or(s.currency !~ '^[A-Z]{3}$') THEN 'invalid currency: ' || min(s.currency)
-            WHEN bool_or(s.purchase < 0) THEN 'invalid price: below 0'
-            WHEN bool_or(s.min_q < 1) THEN 'invalid minimum quantity: below 1'
-            WHEN count(*) <> count(DISTINCT s.min_q) THEN 'invalid scales: a minimum quantity is listed twice' END AS invalid
-        FROM aplt_stage_prices s GROUP BY s.ord
-      ) x
+      -- The product code is looked up only for a SKU no variant has (coalesce stops at a value).
+      SELECT x.*, coalesce(m.product_id, (SELECT p.id FROM aplt_products p
+          WHERE p.supplier_code = ${supplier} AND p.supplier_sku = x.supplier_sku)) AS product_id, m.id AS variant_id
+      FROM checked x
       LEFT JOIN (SELECT DISTINCT ON (v.supplier_sku) v.supplier_sku, v.id, v.product_id
                  FROM aplt_product_variants v JOIN aplt_products pp ON pp.id = v.product_id
                  WHERE pp.supplier_code = ${supplier} AND v.supplier_sku IS NOT NULL
                  ORDER BY v.supplier_sku, v.id) m ON m.supplier_sku = x.supplier_sku
-      LEFT JOIN aplt_products p ON m.id IS NULL AND p.supplier_code = ${supplier} AND p.supplier_sku = x.supplier_sku
     ) r`.execute(trx);
   await sql`CREATE INDEX ON aplt_stage_prices_resolved (ord)`.execute(trx);
   // Statistics of the columns the writes join and filter on (not of every staged value).
@@ -316,9 +322,9 @@ export async function resolveStagedPrices(trx: Trx, supplier: string): Promise<v
   );
 }
 
-const priceRecordRaw = sql`(SELECT json_build_object('supplierSku', r.supplier_sku, 'currency', min(s.currency),
-  'validUntil', min(s.valid_until), 'scales', json_agg(json_build_object('minQuantity', s.min_q, 'price', s.purchase)
-  ORDER BY s.min_q)) FROM aplt_stage_prices s WHERE s.ord = r.ord)`;
+const priceRecordRaw = sql`(SELECT json_build_object('supplierSku', r.supplier_sku, 'currency', s.currency,
+  'validUntil', s.valid_until, 'scales', (SELECT json_agg(json_build_object('minQuantity', u.q, 'price', u.p) ORDER BY u.q)
+  FROM unnest(s.min_q, s.purchase) AS u(q, p))) FROM aplt_stage_prices s WHERE s.ord = r.ord)`;
 
 /** Rejects of the price resolution, in feed order, a page at a time. */
 export async function stagedPriceRejects(
@@ -368,9 +374,10 @@ async function writeStagedPrices(trx: Trx, lo: number, hi: number, mode: NewRows
     ), src AS (
       -- The feed's tiers. A product priced as a whole that also has variants priced in the range
       -- gets the derived tiers instead, as it always has.
-      SELECT k.ord, k.product_id, k.vkey, s.min_q, l.list,
-        CASE l.list WHEN 'purchase' THEN s.purchase ELSE s.retail END AS price, s.currency, s.valid_until
+      SELECT k.ord, k.product_id, k.vkey, u.min_q, l.list,
+        CASE l.list WHEN 'purchase' THEN u.purchase ELSE u.retail END AS price, s.currency, s.valid_until
       FROM keys k JOIN aplt_stage_prices s ON s.ord = k.ord
+      CROSS JOIN LATERAL unnest(s.min_q, s.purchase, s.retail) AS u(min_q, purchase, retail)
       CROSS JOIN (VALUES ('purchase'), ('retail')) AS l(list)
       WHERE k.vkey <> 0 OR NOT EXISTS (SELECT 1 FROM touched t WHERE t.product_id = k.product_id)
     ), derived AS (
