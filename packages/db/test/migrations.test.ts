@@ -10,7 +10,14 @@ import {
   migrationsOf,
   sql,
 } from '@aplt/db';
-import { createTestMysqlDatabase, createTestPgDatabase, testServers, uniqueName } from '../testing';
+import {
+  createTestMysqlDatabase,
+  createTestPgDatabase,
+  testServers,
+  uniqueName,
+  waitForLockHolder,
+  waitForLockWaiter,
+} from '../testing';
 import { type Kysely, Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
 
@@ -541,27 +548,3 @@ describe('aplt 0940: partner sync rows from before the idempotency keys', () => 
     }
   });
 });
-
-/** Until a session running `query` (its start) is idle in its open transaction. */
-async function waitForLockHolder(db: Kysely<ApltDatabase>, query: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const r = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and state = 'idle in transaction' and query ilike ${`${query}%`}`.execute(
-      db,
-    );
-    if (r.rows[0]!.n > 0) return;
-    await new Promise((res) => setTimeout(res, 25));
-  }
-  throw new Error(`no session holds its transaction open after: ${query}`);
-}
-
-/** Until some session of this database waits for a lock. */
-async function waitForLockWaiter(db: Kysely<ApltDatabase>): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const r = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
-    if (r.rows[0]!.n > 0) return;
-    await new Promise((res) => setTimeout(res, 25));
-  }
-  throw new Error('no session waits for a lock');
-}

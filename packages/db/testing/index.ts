@@ -18,3 +18,4 @@ export {
 export { createTestFleet, type TestFleet, type TestTenantDatabases, type TestTenantSpec } from './fleet';
 export { createTestRedis, type TestRedis } from './redis';
 export { startPgCluster, type PgCluster } from './pg-cluster';
+export { waitForLockHolder, waitForLockWaiter } from './locks';

@@ -9,6 +9,8 @@ export {
   templateName,
   testServers,
   uniqueName,
+  waitForLockHolder,
+  waitForLockWaiter,
   type PgCluster,
   type TestFleet,
   type TestMysqlDatabase,

@@ -2,7 +2,7 @@ import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ApltDatabase, sql, type Transaction } from '@aplt/db';
-import { createTestPgDatabase, type TestPgDatabase } from '@aplt/testing';
+import { createTestPgDatabase, type TestPgDatabase, waitForLockWaiter } from '@aplt/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findConnector } from '../src/connectors/connector-registry';
 import { runConnector } from '../src/connectors/connector-run.service';
@@ -782,14 +782,3 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     expect(missing.run).toMatchObject({ status: 'failed', error: expect.stringContaining('09') });
   });
 });
-
-/** Resolves once some session of the test database waits for a lock. */
-async function waitForLockWaiter(db: TestPgDatabase<ApltDatabase>['db']): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    const r = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
-      WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db);
-    if (r.rows[0]!.n > 0) return;
-    await new Promise((res) => setTimeout(res, 25));
-  }
-  throw new Error('no session waits for a lock');
-}
