@@ -592,6 +592,10 @@ export async function stagedPosition(
  * the same statement set. Equal rows are not rewritten; new ones go in by plain INSERT (see
  * NewRows), changed ones by UPDATE of the row found.
  */
+/** A staged print size as `print_area` text (`40x8`), when both sides are given; `t` names the row. */
+const printAreaOf = (t: 's' | 'l') =>
+  sql.raw(`CASE WHEN ${t}.w IS NOT NULL AND ${t}.h IS NOT NULL THEN ${t}.w::text || 'x' || ${t}.h::text END`);
+
 export function applyStagedPositions(trx: Trx, lo: number, hi: number): Promise<Counts> {
   return insertElseUpsert(trx, (mode) => writeStagedPositions(trx, lo, hi, mode));
 }
@@ -613,7 +617,7 @@ async function writeStagedPositions(trx: Trx, lo: number, hi: number, mode: NewR
       SELECT s.product_id, s.code, s.name, s.rot, s.points,
         CASE WHEN s.by_technique THEN s.tw ELSE s.w END AS w, CASE WHEN s.by_technique THEN s.th ELSE s.h END AS h,
         CASE WHEN s.by_technique THEN trim_scale(s.tw) || 'x' || trim_scale(s.th)
-          WHEN s.w IS NOT NULL AND s.h IS NOT NULL THEN s.w::text || 'x' || s.h::text END AS area,
+          ELSE ${printAreaOf('s')} END AS area,
         x.id AS existing
       FROM sized s LEFT JOIN aplt_print_positions x ON x.product_id = s.product_id AND x.position_code = s.code
     ), added AS (
@@ -639,20 +643,20 @@ async function writeStagedPositions(trx: Trx, lo: number, hi: number, mode: NewR
   // The links join the positions just written. With statistics that last saw the table empty the
   // planner takes those for a few rows and nests the staged links under each: a first import of
   // 200,000 positions into tables analyzed while empty ran for minutes, and in 10 s with this.
-  if (res.rows.filter((r) => r.inserted).length > 1000)
-    await sql`ANALYZE aplt_print_positions (product_id, position_code)`.execute(trx);
+  const inserted = res.rows.filter((r) => r.inserted).length;
+  if (inserted > 1000) await sql`ANALYZE aplt_print_positions (product_id, position_code)`.execute(trx);
   const links = await sql<{ pos: number }>`
     WITH pos AS (
       SELECT pp.id AS pos, pp.product_id, pp.position_code AS code FROM aplt_stage_positions s
       JOIN aplt_print_positions pp ON pp.product_id = s.product_id AND pp.position_code = s.code
       WHERE s.gid >= ${lo} AND s.gid < ${hi}
     ), src AS (
-      SELECT pos.pos, l.product_id, l.technique_id, l.mc, l.def, l.w, l.h,
-        CASE WHEN l.w IS NOT NULL AND l.h IS NOT NULL THEN l.w::text || 'x' || l.h::text END AS area, x.id AS existing,
+      SELECT pos.pos, l.product_id, l.technique_id, l.mc, l.def, l.w, l.h, l.area, x.id AS existing,
         (x.max_colours, x.is_default, x.max_width_mm, x.max_height_mm, x.print_area)
-          IS DISTINCT FROM (l.mc, l.def, l.w, l.h, CASE WHEN l.w IS NOT NULL AND l.h IS NOT NULL THEN l.w::text || 'x' || l.h::text END)
-          AS differs
-      FROM pos JOIN aplt_stage_position_links l ON l.product_id = pos.product_id AND l.code = pos.code
+          IS DISTINCT FROM (l.mc, l.def, l.w, l.h, l.area) AS differs
+      FROM pos
+      JOIN (SELECT l.*, ${printAreaOf('l')} AS area FROM aplt_stage_position_links l) l
+        ON l.product_id = pos.product_id AND l.code = pos.code
       LEFT JOIN aplt_product_techniques x ON x.product_id = l.product_id AND x.technique_id = l.technique_id
         AND x.print_position_id = pos.pos
     ), dropped AS (
@@ -680,7 +684,6 @@ async function writeStagedPositions(trx: Trx, lo: number, hi: number, mode: NewR
     SELECT DISTINCT pos FROM (SELECT pos FROM dropped UNION ALL SELECT pos FROM added UNION ALL SELECT pos FROM rewritten) c`.execute(
     trx,
   );
-  const inserted = res.rows.filter((r) => r.inserted).length;
   // A position whose own row stayed but whose techniques changed counts as updated.
   const written = new Set(res.rows.map((r) => Number(r.id)));
   const updated = res.rows.length - inserted + links.rows.filter((r) => !written.has(Number(r.pos))).length;
