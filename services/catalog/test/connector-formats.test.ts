@@ -572,29 +572,55 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
       });
       return pending!;
     };
-    await feed06('prices', {
-      currency: 'EUR',
-      price: [
-        {
-          sku: 'PF-1101-01',
-          scale: [
-            { minimum_quantity: '1', price: '2,00' },
-            { minimum_quantity: '250', price: '1,50' },
-          ],
-        },
-      ],
-    });
-    const prices = await racing(
-      '06_prices',
-      sql`INSERT INTO aplt_product_prices (product_id, variant_id, price_list, min_quantity, price)
-        VALUES (${v.product_id}, ${v.variant_id}, 'retail', 250, 9)`,
-    );
-    expect(prices.run).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
-    const tiers = await sql<Row>`SELECT price_list, price::text FROM aplt_product_prices
-      WHERE variant_id = ${v.variant_id} AND min_quantity = 250 ORDER BY price_list`.execute(aplt.db);
-    expect(tiers.rows).toEqual([
-      { price_list: 'purchase', price: '1.5000' },
-      { price_list: 'retail', price: '2.1000' },
+    // Twice: a product without tiers (its tiers are inserted without comparing), then the same
+    // product priced (the run compares) when the feed adds a scale.
+    const racePrices = async (scales: Array<[string, string]>, raced: number) => {
+      await feed06('prices', {
+        currency: 'EUR',
+        price: [{ sku: 'PF-1101-01', scale: scales.map(([q, price]) => ({ minimum_quantity: q, price })) }],
+      });
+      const prices = await racing(
+        '06_prices',
+        sql`INSERT INTO aplt_product_prices (product_id, variant_id, price_list, min_quantity, price)
+          VALUES (${v.product_id}, ${v.variant_id}, 'retail', ${raced}, 9)`,
+      );
+      expect(prices.run).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
+      return (
+        await sql<Row>`SELECT min_quantity, price_list, price::text FROM aplt_product_prices
+          WHERE variant_id = ${v.variant_id} ORDER BY min_quantity, price_list`.execute(aplt.db)
+      ).rows;
+    };
+    await sql`DELETE FROM aplt_product_prices WHERE product_id = ${v.product_id}`.execute(aplt.db);
+    expect(
+      await racePrices(
+        [
+          ['1', '2,00'],
+          ['250', '1,50'],
+        ],
+        250,
+      ),
+    ).toEqual([
+      { min_quantity: 1, price_list: 'purchase', price: '2.0000' },
+      { min_quantity: 1, price_list: 'retail', price: '2.8000' },
+      { min_quantity: 250, price_list: 'purchase', price: '1.5000' },
+      { min_quantity: 250, price_list: 'retail', price: '2.1000' },
+    ]);
+    expect(
+      await racePrices(
+        [
+          ['1', '2,00'],
+          ['250', '1,50'],
+          ['500', '1,00'],
+        ],
+        500,
+      ),
+    ).toEqual([
+      { min_quantity: 1, price_list: 'purchase', price: '2.0000' },
+      { min_quantity: 1, price_list: 'retail', price: '2.8000' },
+      { min_quantity: 250, price_list: 'purchase', price: '1.5000' },
+      { min_quantity: 250, price_list: 'retail', price: '2.1000' },
+      { min_quantity: 500, price_list: 'purchase', price: '1.0000' },
+      { min_quantity: 500, price_list: 'retail', price: '1.4000' },
     ]);
 
     await feed06('stock', { stock: [{ sku: 'PF-1101-01', qty: 42 }] });
@@ -603,6 +629,97 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     expect(stock.run).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
     const row = await sql<Row>`SELECT quantity FROM aplt_stock WHERE sku = ${v.sku}`.execute(aplt.db);
     expect(row.rows).toEqual([{ quantity: 42 }]);
+  });
+
+  it('prices: a first run over unpriced products writes what a run that compares writes', async () => {
+    // A run whose products have no tiers yet inserts without comparing; a later run compares.
+    const variants = (code: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        variant_id: `${code}-v${i + 1}`,
+        sku: `${code}-0${i + 1}`,
+        color_code: `0${i + 1}`,
+        color_description: `Kleur ${i + 1}`,
+      }));
+    await feed06('products', [
+      pf('PF-4001', 'Pen Orion', { variants: variants('PF-4001', 2) }),
+      pf('PF-4002', 'Mok Lyra'),
+      pf('PF-4003', 'Tas Vega', { variants: variants('PF-4003', 2) }),
+    ]);
+    expect((await run('06_products')).run).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
+    const scales = (...qs: Array<[number, string]>) =>
+      qs.map(([q, price]) => ({ minimum_quantity: String(q), price }));
+    await feed06('prices', {
+      currency: 'EUR',
+      price: [
+        { sku: 'PF-4001-01', scale: scales([1, '2,00'], [100, '1,50'], [500, '1,00']) },
+        { sku: 'PF-4001-02', scale: scales([1, '1,80'], [100, '1,60'], [250, '1,20']) },
+        // Priced as a whole (by product code) only.
+        { sku: 'PF-4002', scale: scales([50, '3,00'], [200, '2,00']) },
+        // Priced as a whole and by a variant: the variant's tiers make the product-wide ones.
+        { sku: 'PF-4003', scale: scales([1, '9,00']) },
+        { sku: 'PF-4003-01', scale: scales([1, '5,00']) },
+      ],
+    });
+    const state = async () => ({
+      tiers: (
+        await sql<Row>`SELECT p.sku, v.sku AS variant, x.price_list, x.min_quantity, x.price::text, x.currency,
+            x.valid_until::text
+          FROM aplt_product_prices x JOIN aplt_products p ON p.id = x.product_id
+          LEFT JOIN aplt_product_variants v ON v.id = x.variant_id
+          WHERE p.sku LIKE 'PF-400%' ORDER BY 1, 2 NULLS FIRST, 3, 4`.execute(aplt.db)
+      ).rows,
+      products: (
+        await sql<Row>`SELECT sku, retail_price_100::text AS retail, purchase_price::text AS purchase
+          FROM aplt_products WHERE sku LIKE 'PF-400%' ORDER BY sku`.execute(aplt.db)
+      ).rows,
+    });
+    const first = await run('06_prices');
+    expect(first.run).toMatchObject({
+      status: 'succeeded',
+      rows_inserted: 5,
+      rows_updated: 0,
+      rows_rejected: 0,
+    });
+    const written = await state();
+    const productWide = (sku: string, list: string) =>
+      written.tiers
+        .filter((t) => t.sku === sku && t.variant === null && t.price_list === list)
+        .map((t) => `${String(t.min_quantity)}: ${String(t.price)}`);
+    // The cheapest variant per scale, with scales only one variant has.
+    expect(productWide('PF-4001-06', 'purchase')).toEqual([
+      '1: 1.8000',
+      '100: 1.5000',
+      '250: 1.2000',
+      '500: 1.0000',
+    ]);
+    expect(productWide('PF-4002-06', 'purchase')).toEqual(['50: 3.0000', '200: 2.0000']);
+    expect(productWide('PF-4003-06', 'purchase')).toEqual(['1: 5.0000']);
+    expect(written.tiers).toHaveLength(2 * (3 + 3 + 4 + 2 + 1 + 1));
+    expect(written.products).toEqual([
+      { sku: 'PF-4001-06', retail: '2.1000', purchase: '1.5000' },
+      { sku: 'PF-4002-06', retail: '4.2000', purchase: '3.0000' },
+      { sku: 'PF-4003-06', retail: '7.0000', purchase: '5.0000' },
+    ]);
+
+    // Spoil what is there (other prices, a tier too many, no price at 100): the run that compares
+    // must bring back exactly what the first run wrote.
+    await sql`UPDATE aplt_product_prices x SET price = 0 FROM aplt_products p
+      WHERE p.id = x.product_id AND p.sku LIKE 'PF-400%'`.execute(aplt.db);
+    await sql`INSERT INTO aplt_product_prices (product_id, variant_id, price_list, min_quantity, price)
+      SELECT product_id, id, 'retail', 9999, 1 FROM aplt_product_variants WHERE sku = 'PF-4001-06.01'`.execute(
+      aplt.db,
+    );
+    await sql`UPDATE aplt_products SET retail_price_100 = NULL, purchase_price = NULL WHERE sku LIKE 'PF-400%'`.execute(
+      aplt.db,
+    );
+    const again = await run('06_prices');
+    expect(again.run).toMatchObject({
+      status: 'succeeded',
+      rows_inserted: 0,
+      rows_updated: 5,
+      rows_rejected: 0,
+    });
+    expect(await state()).toEqual(written);
   });
 
   it('print data: dropped scales and techniques are deleted, unchanged rows are not rewritten, bad records are reported', async () => {

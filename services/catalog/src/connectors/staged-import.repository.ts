@@ -351,47 +351,121 @@ export async function stagedPriceRecord(
 }
 
 /**
- * Price records with ord in [lo, hi) that resolved, written by one statement: the tiers of each
- * priced variant (or product priced as a whole) become the feed's, the product-wide tiers of a
- * product whose variants are priced become the cheapest variant's per scale, and the products'
- * retail_price_100 / purchase_price follow. What the target no longer has is deleted; tiers and
- * products whose values are the same are not rewritten, so an unchanged feed writes nothing.
- * New tiers go in by plain INSERT (see NewRows), changed ones by UPDATE of the row found.
+ * What a range of price records [lo, hi) prices, as CTEs both price writes start from:
+ * - `keys`: the variants, and products priced as a whole (vkey 0), of the records that resolved;
+ * - `touched`: products whose product-wide tiers are derived here (the range prices some of their
+ *   variants);
+ * - `feed`: one row per record and scale, purchase and retail side by side. A product priced as a
+ *   whole that also has variants priced in the range gets the derived tiers instead, as it always has;
+ * - `cheapest`: the derived product-wide scales, the cheapest variant per scale and price list,
+ *   counting the variants the range leaves alone as they are (a list no variant has stays NULL).
+ * The two price lists are spread into rows only when written (`tiersOf`): every step before that
+ * handles half the rows.
+ */
+const rangePrices = (lo: number, hi: number) => sql`
+    keys AS (
+      SELECT ord, product_id, coalesce(variant_id, 0) AS vkey FROM aplt_stage_prices_resolved
+      WHERE ord >= ${lo} AND ord < ${hi} AND reject IS NULL
+    ), touched AS (
+      SELECT DISTINCT product_id FROM keys WHERE vkey <> 0
+    ), feed AS (
+      SELECT k.ord, k.product_id, k.vkey, u.min_q, u.purchase, u.retail, s.currency, s.valid_until
+      FROM keys k JOIN aplt_stage_prices s ON s.ord = k.ord
+      CROSS JOIN LATERAL unnest(s.min_q, s.purchase, s.retail) AS u(min_q, purchase, retail)
+      WHERE k.vkey <> 0 OR NOT EXISTS (SELECT 1 FROM touched t WHERE t.product_id = k.product_id)
+    ), cheapest AS (
+      SELECT product_id, 0::bigint AS vkey, min_q, min(purchase) AS purchase, min(retail) AS retail,
+        min(currency) AS currency, NULL::date AS valid_until
+      FROM (
+        SELECT product_id, min_q, purchase, retail, currency FROM feed WHERE vkey <> 0
+        UNION ALL
+        SELECT e.product_id, e.min_quantity, CASE e.price_list WHEN 'purchase' THEN e.price END,
+          CASE e.price_list WHEN 'retail' THEN e.price END, e.currency::text
+        FROM aplt_product_prices e JOIN touched t ON t.product_id = e.product_id
+        WHERE e.variant_id IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM keys k WHERE k.product_id = e.product_id AND k.vkey = e.variant_id)
+      ) v
+      -- In product order: written in key order, the tiers' unique index fills page by page.
+      GROUP BY product_id, min_q ORDER BY product_id
+    )`;
+
+/** The rows of `feed` or `cheapest` as tiers, one per price list that has a price. */
+const tiersOf = (cte: 'feed' | 'cheapest') =>
+  sql`SELECT x.product_id, x.vkey, x.min_q, x.list, x.price, x.currency, x.valid_until
+    FROM (SELECT c.*, l.list, CASE l.list WHEN 'purchase' THEN c.purchase ELSE c.retail END AS price
+          FROM ${sql.table(cte)} c CROSS JOIN (VALUES ('purchase'), ('retail')) AS l(list)) x
+    WHERE x.price IS NOT NULL`;
+
+/**
+ * What makes a product sellable: its product-wide retail tier that applies at 100 (and the
+ * purchase one), which after the write are the derived ones or the feed's own. The tier with the
+ * highest quantity up to 100 is the largest [quantity, price] pair (one aggregate, no sort).
+ */
+const sellable = sql`
+    sellable AS (
+      UPDATE aplt_products p SET retail_price_100 = a.retail, purchase_price = a.purchase
+      FROM (
+        SELECT k.product_id,
+          (max(ARRAY[t.min_q, t.retail]) FILTER (WHERE t.min_q <= 100 AND t.retail IS NOT NULL))[2] AS retail,
+          (max(ARRAY[t.min_q, t.purchase]) FILTER (WHERE t.min_q <= 100 AND t.purchase IS NOT NULL))[2] AS purchase
+        FROM (SELECT DISTINCT product_id FROM keys) k
+        LEFT JOIN (SELECT product_id, min_q, purchase, retail FROM cheapest
+                   UNION ALL SELECT product_id, min_q, purchase, retail FROM feed WHERE vkey = 0) t
+          ON t.product_id = k.product_id
+        GROUP BY k.product_id
+      ) a
+      WHERE p.id = a.product_id AND (p.retail_price_100, p.purchase_price) IS DISTINCT FROM (a.retail, a.purchase)
+    )`;
+
+/**
+ * Price records with ord in [lo, hi) that resolved: the tiers of each priced variant (or product
+ * priced as a whole) become the feed's, the product-wide tiers of a product whose variants are
+ * priced become the cheapest variant's per scale, and the products' retail_price_100 /
+ * purchase_price follow. New tiers go in by plain INSERT (see NewRows).
+ * - When none of the range's products has a tier yet (a supplier's first price run, new products),
+ *   everything is new: the tiers are inserted without comparing.
+ * - Otherwise one statement compares: what the target no longer has is deleted; tiers and products
+ *   whose values are the same are not rewritten, so an unchanged feed writes nothing; changed ones
+ *   are updated in place.
  */
 export function applyStagedPrices(trx: Trx, lo: number, hi: number): Promise<Counts> {
-  return insertElseUpsert(trx, (mode) => writeStagedPrices(trx, lo, hi, mode));
+  return insertElseUpsert(trx, async (mode) =>
+    mode === 'insert' && !(await rangeHasTiers(trx, lo, hi))
+      ? insertStagedPrices(trx, lo, hi)
+      : writeStagedPrices(trx, lo, hi, mode),
+  );
+}
+
+async function rangeHasTiers(trx: Trx, lo: number, hi: number): Promise<boolean> {
+  const res = await sql<{ priced: boolean }>`
+    SELECT EXISTS (SELECT 1 FROM aplt_product_prices x WHERE x.product_id IN (SELECT product_id
+      FROM aplt_stage_prices_resolved WHERE ord >= ${lo} AND ord < ${hi} AND reject IS NULL)) AS priced`.execute(
+    trx,
+  );
+  return res.rows[0]?.priced ?? false;
+}
+
+/** The range's tiers when its products have none: every priced variant or product is inserted. */
+async function insertStagedPrices(trx: Trx, lo: number, hi: number): Promise<Counts> {
+  const tierColumns = sql`product_id, variant_id, price_list, min_quantity, price, currency, valid_until`;
+  const res = await sql<{ inserted: number }>`
+    WITH ${rangePrices(lo, hi)},
+    added_feed AS (
+      -- In feed order, which is key order when the feed lists a product's variants together.
+      INSERT INTO aplt_product_prices (${tierColumns})
+      SELECT product_id, nullif(vkey, 0), list, min_q, price, currency, valid_until FROM (${tiersOf('feed')}) t
+    ), added_cheapest AS (
+      INSERT INTO aplt_product_prices (${tierColumns})
+      SELECT product_id, NULL, list, min_q, price, currency, valid_until FROM (${tiersOf('cheapest')}) t
+    ), ${sellable}
+    SELECT count(*)::int AS inserted FROM keys`.execute(trx);
+  return { inserted: res.rows[0]?.inserted ?? 0, updated: 0, unchanged: 0 };
 }
 
 async function writeStagedPrices(trx: Trx, lo: number, hi: number, mode: NewRows): Promise<Counts> {
   const res = await sql<{ inserted: number; updated: number; unchanged: number }>`
-    WITH keys AS (
-      -- What the range prices: variants, and products priced as a whole (vkey 0).
-      SELECT ord, product_id, coalesce(variant_id, 0) AS vkey FROM aplt_stage_prices_resolved
-      WHERE ord >= ${lo} AND ord < ${hi} AND reject IS NULL
-    ), touched AS (
-      -- Products whose product-wide tiers are derived here: the range prices some of their variants.
-      SELECT DISTINCT product_id FROM keys WHERE vkey <> 0
-    ), src AS (
-      -- The feed's tiers. A product priced as a whole that also has variants priced in the range
-      -- gets the derived tiers instead, as it always has.
-      SELECT k.ord, k.product_id, k.vkey, u.min_q, l.list,
-        CASE l.list WHEN 'purchase' THEN u.purchase ELSE u.retail END AS price, s.currency, s.valid_until
-      FROM keys k JOIN aplt_stage_prices s ON s.ord = k.ord
-      CROSS JOIN LATERAL unnest(s.min_q, s.purchase, s.retail) AS u(min_q, purchase, retail)
-      CROSS JOIN (VALUES ('purchase'), ('retail')) AS l(list)
-      WHERE k.vkey <> 0 OR NOT EXISTS (SELECT 1 FROM touched t WHERE t.product_id = k.product_id)
-    ), derived AS (
-      -- The cheapest variant per scale, counting the variants the range leaves alone as they are.
-      SELECT product_id, 0::bigint AS vkey, min_q, list, min(price) AS price, min(currency) AS currency
-      FROM (
-        SELECT product_id, min_q, list, price, currency FROM src WHERE vkey <> 0
-        UNION ALL
-        SELECT e.product_id, e.min_quantity, e.price_list, e.price, e.currency::text
-        FROM aplt_product_prices e JOIN touched t ON t.product_id = e.product_id
-        WHERE e.variant_id IS NOT NULL
-          AND NOT EXISTS (SELECT 1 FROM keys k WHERE k.product_id = e.product_id AND k.vkey = e.variant_id)
-      ) v GROUP BY product_id, min_q, list
-    ), current AS (
+    WITH ${rangePrices(lo, hi)},
+    current AS (
       SELECT x.id, x.product_id, coalesce(x.variant_id, 0) AS vkey, x.min_quantity, x.price_list, x.price,
         x.currency::text AS currency, x.valid_until
       FROM aplt_product_prices x
@@ -402,11 +476,8 @@ async function writeStagedPrices(trx: Trx, lo: number, hi: number, mode: NewRows
       -- Products and variants the range does not price keep all of theirs.
       SELECT c.id AS existing, t.product_id IS NULL AS gone, coalesce(t.product_id, c.product_id) AS product_id,
         coalesce(t.vkey, c.vkey) AS vkey, t.min_q, t.list, t.price, t.currency, t.valid_until
-      FROM current c FULL JOIN (
-        SELECT product_id, vkey, min_q, list, price, currency, valid_until FROM src
-        UNION ALL
-        SELECT product_id, vkey, min_q, list, price, currency, NULL FROM derived
-      ) t ON t.product_id = c.product_id AND t.vkey = c.vkey AND t.min_q = c.min_quantity AND t.list = c.price_list
+      FROM current c FULL JOIN (${tiersOf('feed')} UNION ALL ${tiersOf('cheapest')}) t
+        ON t.product_id = c.product_id AND t.vkey = c.vkey AND t.min_q = c.min_quantity AND t.list = c.price_list
       WHERE c.id IS NULL OR t.product_id IS NULL
         OR (c.price, c.currency, c.valid_until) IS DISTINCT FROM (t.price, t.currency, t.valid_until)
     ), dropped AS (
@@ -420,21 +491,8 @@ async function writeStagedPrices(trx: Trx, lo: number, hi: number, mode: NewRows
     ), rewritten AS (
       UPDATE aplt_product_prices x SET price = d.price, currency = d.currency, valid_until = d.valid_until
       FROM diff d WHERE NOT d.gone AND x.id = d.existing
-    ), sellable AS (
-      -- What makes a product sellable: its product-wide retail tier that applies at 100 (and the
-      -- purchase one), which after this statement are the derived ones or the feed's own.
-      UPDATE aplt_products p SET retail_price_100 = a.retail, purchase_price = a.purchase
-      FROM (
-        SELECT k.product_id,
-          (array_agg(t.price ORDER BY t.min_q DESC) FILTER (WHERE t.list = 'retail' AND t.min_q <= 100))[1] AS retail,
-          (array_agg(t.price ORDER BY t.min_q DESC) FILTER (WHERE t.list = 'purchase' AND t.min_q <= 100))[1] AS purchase
-        FROM (SELECT DISTINCT product_id FROM keys) k
-        LEFT JOIN (SELECT product_id, min_q, list, price FROM derived
-                   UNION ALL SELECT product_id, min_q, list, price FROM src WHERE vkey = 0) t ON t.product_id = k.product_id
-        GROUP BY k.product_id
-      ) a
-      WHERE p.id = a.product_id AND (p.retail_price_100, p.purchase_price) IS DISTINCT FROM (a.retail, a.purchase)
-    ), per_key AS (
+    ), ${sellable},
+    per_key AS (
       -- Counted from the plan, not from what the writes return: a tier the upsert found inserted by
       -- another transaction meanwhile counts as added.
       SELECT product_id, vkey, bool_and(existing IS NULL) AS all_new FROM diff GROUP BY product_id, vkey
