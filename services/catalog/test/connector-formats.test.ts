@@ -823,42 +823,51 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     const product = (
       await sql<{ id: string }>`SELECT id::text FROM aplt_products WHERE sku = 'PF-1101-06'`.execute(aplt.db)
     ).rows[0]!;
-    await feed06('printdata', {
-      print_techniques: [
-        { id: 'P1', description: 'Tampondruk', pricing_type: 'NumberOfColours', var_costs: [] },
-      ],
-      products: [
-        {
-          master_code: 'PF-1101',
-          printing_positions: [
-            {
-              position_id: 'BACK',
-              print_size_unit: 'mm',
-              max_print_size_width: '30',
-              max_print_size_height: '8',
-              printing_techniques: [{ id: 'P1', default: true, max_colours: '2' }],
-            },
-          ],
-        },
-      ],
+    const side = (position_id: string) => ({
+      position_id,
+      print_size_unit: 'mm',
+      max_print_size_width: '30',
+      max_print_size_height: '8',
+      printing_techniques: [{ id: 'P1', default: true, max_colours: '2' }],
     });
-    let pending: ReturnType<typeof run> | undefined;
-    await aplt.db.transaction().execute(async (trx) => {
-      await sql`INSERT INTO aplt_print_positions (product_id, position_code, position_name)
-        VALUES (${product.id}, 'BACK', 'added meanwhile')`.execute(trx);
-      pending = run('06_printdata');
-      await waitForLockWaiter(aplt.db);
-    });
-    const result = await pending!;
-    expect(result.run).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
-    const written = await sql<Row>`SELECT pp.print_area, t.code FROM aplt_print_positions pp
-      JOIN aplt_product_techniques pt ON pt.print_position_id = pp.id JOIN aplt_techniques t ON t.id = pt.technique_id
-      WHERE pp.product_id = ${product.id} AND pp.position_code = 'BACK'`.execute(aplt.db);
-    expect(written.rows).toEqual([{ print_area: '30x8', code: '06-P1' }]);
+    // Twice: the product without positions (inserted without comparing), then with them (compared)
+    // when the feed adds one.
+    const race = async (listed: string[], raced: string) => {
+      await feed06('printdata', {
+        print_techniques: [
+          { id: 'P1', description: 'Tampondruk', pricing_type: 'NumberOfColours', var_costs: [] },
+        ],
+        products: [{ master_code: 'PF-1101', printing_positions: listed.map(side) }],
+      });
+      let pending: ReturnType<typeof run> | undefined;
+      await aplt.db.transaction().execute(async (trx) => {
+        await sql`INSERT INTO aplt_print_positions (product_id, position_code, position_name)
+          VALUES (${product.id}, ${raced}, 'added meanwhile')`.execute(trx);
+        pending = run('06_printdata');
+        await waitForLockWaiter(aplt.db);
+      });
+      const result = await pending!;
+      expect(result.run).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
+      return (
+        await sql<Row>`SELECT pp.position_code, pp.position_name, pp.print_area, t.code FROM aplt_print_positions pp
+          JOIN aplt_product_techniques pt ON pt.print_position_id = pp.id JOIN aplt_techniques t ON t.id = pt.technique_id
+          WHERE pp.product_id = ${product.id} ORDER BY pp.position_code`.execute(aplt.db)
+      ).rows;
+    };
+    await sql`DELETE FROM aplt_print_positions WHERE product_id = ${product.id}`.execute(aplt.db);
+    expect(await race(['BACK'], 'BACK')).toEqual([
+      { position_code: 'BACK', position_name: 'BACK', print_area: '30x8', code: '06-P1' },
+    ]);
+    expect(await race(['BACK', 'SIDE'], 'SIDE')).toEqual([
+      { position_code: 'BACK', position_name: 'BACK', print_area: '30x8', code: '06-P1' },
+      { position_code: 'SIDE', position_name: 'SIDE', print_area: '30x8', code: '06-P1' },
+    ]);
   });
 
-  it('print data: a large import refreshes the positions statistics before it links their techniques', async () => {
-    // Statistics of an empty table, as after a fresh install; the import then adds 1,200 positions.
+  it('print data: a run that adds many positions refreshes their statistics, on both write paths', async () => {
+    // Statistics of an empty table, as after a fresh install; the import then adds 1,200 positions
+    // to products without any (inserted without comparing), then 1,200 more to the same products
+    // (compared; the links join the positions just written).
     await sql`ANALYZE aplt_print_positions`.execute(aplt.db);
     const products = Array.from({ length: 600 }, (_, i) => `PF-9${String(i).padStart(3, '0')}`);
     await feed06(
@@ -891,7 +900,24 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     });
     expect((await run('06_printdata')).run).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
     expect(before).toBeLessThan(1200);
-    expect(await seen()).toBeGreaterThanOrEqual(1200);
+    const afterFirst = await seen();
+    expect(afterFirst).toBeGreaterThanOrEqual(1200);
+    expect(afterFirst).toBeLessThan(2400);
+    await feed06('printdata', {
+      print_techniques: [
+        { id: 'P1', description: 'Tampondruk', pricing_type: 'NumberOfColours', var_costs: [] },
+      ],
+      products: products.map((master_code) => ({
+        master_code,
+        printing_positions: ['FRONT', 'BACK', 'SIDE', 'TOP'].map(side),
+      })),
+    });
+    expect((await run('06_printdata')).run).toMatchObject({
+      status: 'succeeded',
+      rows_inserted: 1200,
+      rows_rejected: 0,
+    });
+    expect(await seen()).toBeGreaterThanOrEqual(2400);
   });
 
   it('a supplier without a feed location fails with a clear message', async () => {

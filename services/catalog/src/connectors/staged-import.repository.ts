@@ -644,25 +644,40 @@ export async function stagedPosition(
   return res.rows[0];
 }
 
-/**
- * Merged positions with gid in [lo, hi): positions written (sized by their techniques' largest),
- * the technique links of each written and the links a listed position no longer has deleted in
- * the same statement set. Equal rows are not rewritten; new ones go in by plain INSERT (see
- * NewRows), changed ones by UPDATE of the row found.
- */
 /** A staged print size as `print_area` text (`40x8`), when both sides are given; `t` names the row. */
 const printAreaOf = (t: 's' | 'l') =>
   sql.raw(`CASE WHEN ${t}.w IS NOT NULL AND ${t}.h IS NOT NULL THEN ${t}.w::text || 'x' || ${t}.h::text END`);
 
+/**
+ * Merged positions with gid in [lo, hi): positions written (sized by their techniques' largest)
+ * with the technique links of each. New rows go in by plain INSERT (see NewRows).
+ * - When none of the range's products has a position yet (a supplier's first print-data run, new
+ *   products), positions and links are inserted by one statement without comparing.
+ * - Otherwise the links a listed position no longer has are deleted in the same statement set,
+ *   equal rows are not rewritten and changed ones are updated in place.
+ */
 export function applyStagedPositions(trx: Trx, lo: number, hi: number): Promise<Counts> {
-  return insertElseUpsert(trx, (mode) => writeStagedPositions(trx, lo, hi, mode));
+  return insertElseUpsert(trx, async (mode) =>
+    mode === 'insert' && !(await rangeHasPositions(trx, lo, hi))
+      ? insertStagedPositions(trx, lo, hi)
+      : writeStagedPositions(trx, lo, hi, mode),
+  );
 }
 
-async function writeStagedPositions(trx: Trx, lo: number, hi: number, mode: NewRows): Promise<Counts> {
-  const res = await sql<{ id: number; inserted: boolean }>`
-    WITH sized AS (
-      -- A position allows the largest size of its techniques (each keeps its own on the link), as
-      -- the links have it (two decimals); a position whose techniques give none keeps its own.
+async function rangeHasPositions(trx: Trx, lo: number, hi: number): Promise<boolean> {
+  const res = await sql<{ listed: boolean }>`
+    SELECT EXISTS (SELECT 1 FROM aplt_print_positions x WHERE x.product_id IN (SELECT product_id
+      FROM aplt_stage_positions WHERE gid >= ${lo} AND gid < ${hi})) AS listed`.execute(trx);
+  return res.rows[0]?.listed ?? false;
+}
+
+/**
+ * The merged positions [lo, hi) as written (CTE `positions`): a position allows the largest size of
+ * its techniques (each keeps its own on the link), as the links have it (two decimals); a position
+ * whose techniques give none keeps its own.
+ */
+const sizedPositions = (lo: number, hi: number) => sql`
+    sized AS (
       SELECT s.*, t.w AS tw, t.h AS th,
         t.w IS NOT NULL AND (round(s.w, 2), round(s.h, 2)) IS DISTINCT FROM (t.w, t.h) AS by_technique
       FROM aplt_stage_positions s
@@ -671,16 +686,59 @@ async function writeStagedPositions(trx: Trx, lo: number, hi: number, mode: NewR
         WHERE w IS NOT NULL AND h IS NOT NULL GROUP BY product_id, code
       ) t ON t.product_id = s.product_id AND t.code = s.code
       WHERE s.gid >= ${lo} AND s.gid < ${hi}
-    ), src AS (
+    ), positions AS (
       SELECT s.product_id, s.code, s.name, s.rot, s.points,
         CASE WHEN s.by_technique THEN s.tw ELSE s.w END AS w, CASE WHEN s.by_technique THEN s.th ELSE s.h END AS h,
         CASE WHEN s.by_technique THEN trim_scale(s.tw) || 'x' || trim_scale(s.th)
-          ELSE ${printAreaOf('s')} END AS area,
-        x.id AS existing
-      FROM sized s LEFT JOIN aplt_print_positions x ON x.product_id = s.product_id AND x.position_code = s.code
+          ELSE ${printAreaOf('s')} END AS area
+      FROM sized s
+    )`;
+
+const positionColumns = sql`product_id, position_code, position_name, max_width_mm, max_height_mm, print_area,
+  rotation, coordinates`;
+const linkColumns = sql`product_id, technique_id, print_position_id, max_colours, is_default, max_width_mm,
+  max_height_mm, print_area`;
+
+/**
+ * The range's positions when none of its products has any: positions and their technique links
+ * are inserted by one statement, the links joined to the positions it returns.
+ */
+async function insertStagedPositions(trx: Trx, lo: number, hi: number): Promise<Counts> {
+  const res = await sql<{ inserted: number }>`
+    WITH ${sizedPositions(lo, hi)},
+    added AS (
+      INSERT INTO aplt_print_positions (${positionColumns})
+      SELECT product_id, code, name, w, h, area, rot, points FROM positions
+      RETURNING id, product_id, position_code
+    ), linked AS (
+      INSERT INTO aplt_product_techniques (${linkColumns})
+      SELECT l.product_id, l.technique_id, a.id, l.mc, l.def, l.w, l.h, ${printAreaOf('l')}
+      FROM added a JOIN aplt_stage_position_links l ON l.product_id = a.product_id AND l.code = a.position_code
+    )
+    SELECT count(*)::int AS inserted FROM added`.execute(trx);
+  const inserted = res.rows[0]?.inserted ?? 0;
+  await analyzePositionsAfter(trx, inserted);
+  return { inserted, updated: 0, unchanged: 0 };
+}
+
+/**
+ * Statistics of the positions after a statement added many: with statistics that last saw the
+ * table empty the planner takes them for a few rows and nests whatever joins them under each (a
+ * first import of 200,000 positions into tables analyzed while empty ran for minutes, and in 10 s
+ * with this).
+ */
+async function analyzePositionsAfter(trx: Trx, inserted: number): Promise<void> {
+  if (inserted > 1000) await sql`ANALYZE aplt_print_positions (product_id, position_code)`.execute(trx);
+}
+
+async function writeStagedPositions(trx: Trx, lo: number, hi: number, mode: NewRows): Promise<Counts> {
+  const res = await sql<{ id: number; inserted: boolean }>`
+    WITH ${sizedPositions(lo, hi)},
+    src AS (
+      SELECT s.*, x.id AS existing
+      FROM positions s LEFT JOIN aplt_print_positions x ON x.product_id = s.product_id AND x.position_code = s.code
     ), added AS (
-      INSERT INTO aplt_print_positions AS x (product_id, position_code, position_name, max_width_mm, max_height_mm,
-        print_area, rotation, coordinates)
+      INSERT INTO aplt_print_positions AS x (${positionColumns})
       SELECT product_id, code, name, w, h, area, rot, points FROM src WHERE existing IS NULL
       ${onConflict(
         mode,
@@ -698,11 +756,9 @@ async function writeStagedPositions(trx: Trx, lo: number, hi: number, mode: NewR
       RETURNING x.id, false AS inserted
     )
     SELECT * FROM added UNION ALL SELECT * FROM rewritten`.execute(trx);
-  // The links join the positions just written. With statistics that last saw the table empty the
-  // planner takes those for a few rows and nests the staged links under each: a first import of
-  // 200,000 positions into tables analyzed while empty ran for minutes, and in 10 s with this.
+  // The links join the positions just written.
   const inserted = res.rows.filter((r) => r.inserted).length;
-  if (inserted > 1000) await sql`ANALYZE aplt_print_positions (product_id, position_code)`.execute(trx);
+  await analyzePositionsAfter(trx, inserted);
   const links = await sql<{ pos: number }>`
     WITH pos AS (
       SELECT pp.id AS pos, pp.product_id, pp.position_code AS code FROM aplt_stage_positions s
@@ -723,8 +779,7 @@ async function writeStagedPositions(trx: Trx, lo: number, hi: number, mode: NewR
         AND NOT EXISTS (SELECT 1 FROM src WHERE src.pos = x.print_position_id AND src.technique_id = x.technique_id)
       RETURNING x.print_position_id AS pos
     ), added AS (
-      INSERT INTO aplt_product_techniques AS x (product_id, technique_id, print_position_id, max_colours, is_default,
-        max_width_mm, max_height_mm, print_area)
+      INSERT INTO aplt_product_techniques AS x (${linkColumns})
       SELECT product_id, technique_id, pos, mc, def, w, h, area FROM src WHERE existing IS NULL
       ${onConflict(
         mode,
