@@ -7,7 +7,9 @@
 // catalog (made sellable) beside a raw COPY of the rows it writes, and a second sync with nothing
 // changed. Then the price and print-data feeds of the same catalog (same COPY-staged path), each
 // beside a same-run COPY of the rows it wrote into copies of its tables with the same indexes,
-// checks, foreign keys and reference triggers (migrations 0515, 0516). Also the peak memory of the
+// checks, foreign keys and reference triggers (migrations 0515, 0516). Each kind's fair floor is
+// timed right after its import (the machine's speed drifts over minutes; a floor taken minutes
+// away moved the ratios by ten points and more). Also the peak memory of the
 // import, and last the floor of any importer with our schema: the same rows, already parsed,
 // INSERTed into the emptied real tables with their indexes, foreign keys and SKU registry.
 //   npx tsx bench/catalog-import.ts            (BENCH_PRODUCTS=20000 for a quicker run)
@@ -268,16 +270,6 @@ async function main() {
       FOR EACH STATEMENT EXECUTE FUNCTION scratch_fk_register_products()`.execute(db);
     await sql`CREATE TRIGGER scratch_fk_variants_register AFTER INSERT ON scratch_fk_variants REFERENCING NEW TABLE AS new_rows
       FOR EACH STATEMENT EXECUTE FUNCTION scratch_fk_register_variants()`.execute(db);
-    await sql`CHECKPOINT`.execute(db);
-    t = performance.now();
-    await sql`COPY scratch_fk_products (sku, supplier_code, supplier_sku, name_nl, name_en, name_de, description_nl, description_en,
-      description_de, brand, material, dimensions, country_of_origin, supplier_category_code, printable, number_of_print_positions,
-      image_url, images) FROM ${sql.lit(join(dir, 'products.tsv'))}`.execute(db);
-    await sql`COPY scratch_fk_variants (sku, supplier_sku, supplier_variant_id, color_code, color_name, color_group, pms_color, gtin, plc_status, product_id)
-      FROM PROGRAM ${sql.lit(`awk '{print $0 "\t" int((NR + 1) / 2)}' ${join(dir, 'variants.tsv')}`)}`.execute(
-      db,
-    );
-    const copyFk = (performance.now() - t) / 1000;
     t = performance.now();
     await sql`COPY scratch_stock FROM ${sql.lit(join(dir, 'stock.tsv'))}`.execute(db);
     const copyStock = (performance.now() - t) / 1000;
@@ -315,12 +307,6 @@ async function main() {
       if ('row' in p) parsed++;
     const parseSeconds = (performance.now() - t) / 1000;
     if (parsed !== N) throw new Error(`parsed ${parsed} of ${N} products`);
-    const imp = await timed('01_products');
-    const stock = await timed('01_stock');
-    const prices = await timed('01_prices');
-    const print = await timed('01_printdata');
-    clearInterval(sampler);
-
     // What a run wrote, beside a same-run COPY of the same rows into copies of the same tables:
     // same columns, defaults, checks, unique indexes, foreign keys (to the real tables) and the
     // statement triggers that keep a table's references where it has them instead of keys.
@@ -342,6 +328,67 @@ async function main() {
       const n = await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(scratch)}`.execute(db);
       return { seconds, rows: n.rows[0]!.n };
     };
+    // Each run, then right after it its floor: the machine's speed drifts over minutes, and a floor
+    // taken next to its import compares like with like.
+    const imp = await timed('01_products');
+    await sql`CHECKPOINT`.execute(db);
+    t = performance.now();
+    await sql`COPY scratch_fk_products (sku, supplier_code, supplier_sku, name_nl, name_en, name_de, description_nl, description_en,
+      description_de, brand, material, dimensions, country_of_origin, supplier_category_code, printable, number_of_print_positions,
+      image_url, images) FROM ${sql.lit(join(dir, 'products.tsv'))}`.execute(db);
+    await sql`COPY scratch_fk_variants (sku, supplier_sku, supplier_variant_id, color_code, color_name, color_group, pms_color, gtin, plc_status, product_id)
+      FROM PROGRAM ${sql.lit(`awk '{print $0 "\t" int((NR + 1) / 2)}' ${join(dir, 'variants.tsv')}`)}`.execute(
+      db,
+    );
+    const copyFk = (performance.now() - t) / 1000;
+    // The run also writes a search document per product: the same documents COPYed into a copy of
+    // aplt_product_search (its GIN indexes and key) complete the products' floor.
+    const searchCopy = await copyInto(
+      'aplt_product_search',
+      'product_id, source_updated_at, source_md5, search_text, search_vector, indexed_at',
+      ['FOREIGN KEY (product_id) REFERENCES aplt_products (id)'],
+    );
+    const stock = await timed('01_stock');
+    // The same with aplt_stock's foreign key to the SKU registry (filled by the products run now).
+    await sql`CREATE TABLE scratch_fk_stock (LIKE aplt_stock INCLUDING ALL)`.execute(db);
+    await sql`ALTER TABLE scratch_fk_stock ADD FOREIGN KEY (sku) REFERENCES aplt_skus (sku)`.execute(db);
+    await sql`CHECKPOINT`.execute(db);
+    t = performance.now();
+    await sql`COPY scratch_fk_stock (sku, quantity, next_arrival_date, next_arrival_qty) FROM ${sql.lit(join(dir, 'stock.tsv'))}`.execute(
+      db,
+    );
+    const copyFkStock = (performance.now() - t) / 1000;
+    const prices = await timed('01_prices');
+    const priceCopy = await copyInto(
+      'aplt_product_prices',
+      'id, product_id, variant_id, price_list, min_quantity, price, currency, valid_until',
+      [],
+      ['aplt_product_prices_check_new_keys'],
+    );
+    const print = await timed('01_printdata');
+    const techCopy = await copyInto(
+      'aplt_techniques',
+      'id, code, supplier_code, supplier_technique_id, name_nl, name_en, name_de, pricing_type, max_colours, full_colour',
+      ['FOREIGN KEY (supplier_code) REFERENCES aplt_suppliers (code)'],
+    );
+    const tpCopy = await copyInto(
+      'aplt_technique_pricing',
+      'id, technique_id, area_from, area_to, colours, min_quantity, price_per_unit, next_colour_price, setup_cost, setup_repeat_cost, small_order_charge',
+      ['FOREIGN KEY (technique_id) REFERENCES aplt_techniques (id)'],
+    );
+    const posCopy = await copyInto(
+      'aplt_print_positions',
+      'id, product_id, position_code, position_name, max_width_mm, max_height_mm, print_area, rotation, coordinates',
+      ['FOREIGN KEY (product_id) REFERENCES aplt_products (id)'],
+    );
+    const linkCopy = await copyInto(
+      'aplt_product_techniques',
+      'id, product_id, technique_id, print_position_id, max_colours, is_default, max_width_mm, max_height_mm, print_area',
+      [],
+      ['aplt_product_techniques_check_new_keys'],
+    );
+    clearInterval(sampler);
+
     const rows = N * 3; // products + variants written
     const stockRows = N * 2;
     const fmt = (n: number) => Math.round(n).toLocaleString('en');
@@ -375,13 +422,6 @@ async function main() {
     console.log(
       `  COPY into copies with the same indexes, foreign keys and SKU registry triggers: ${copyFk.toFixed(1)} s = ${fmt(rows / copyFk)} rows/s; import / that: ${pct(copyFk, writeSeconds)}`,
     );
-    // The run also writes a search document per product: the same documents COPYed into a copy of
-    // aplt_product_search (its GIN indexes and key) complete the products' floor.
-    const searchCopy = await copyInto(
-      'aplt_product_search',
-      'product_id, source_updated_at, source_md5, search_text, search_vector, indexed_at',
-      ['FOREIGN KEY (product_id) REFERENCES aplt_products (id)'],
-    );
     const productsFloor = copyFk + searchCopy.seconds;
     console.log(
       `  + the ${fmt(searchCopy.rows)} search documents COPYed into a copy of aplt_product_search (GIN indexes, key): ${searchCopy.seconds.toFixed(1)} s; together ${productsFloor.toFixed(1)} s; import with its documents / that: ${pct(productsFloor, writeSeconds + refresh)}`,
@@ -404,44 +444,8 @@ async function main() {
     console.log(
       `  COPY into a copy of aplt_stock (unique index on sku): ${copyLikeStock.toFixed(2)} s = ${fmt(stockRows / copyLikeStock)} rows/s; import / that: ${pct(copyLikeStock, stockWrite)}`,
     );
-    // The same with aplt_stock's foreign key to the SKU registry (filled by the products run now).
-    await sql`CREATE TABLE scratch_fk_stock (LIKE aplt_stock INCLUDING ALL)`.execute(db);
-    await sql`ALTER TABLE scratch_fk_stock ADD FOREIGN KEY (sku) REFERENCES aplt_skus (sku)`.execute(db);
-    await sql`CHECKPOINT`.execute(db);
-    t = performance.now();
-    await sql`COPY scratch_fk_stock (sku, quantity, next_arrival_date, next_arrival_qty) FROM ${sql.lit(join(dir, 'stock.tsv'))}`.execute(
-      db,
-    );
-    const copyFkStock = (performance.now() - t) / 1000;
     console.log(
       `  COPY into a copy of aplt_stock with its foreign key to the SKU registry: ${copyFkStock.toFixed(2)} s = ${fmt(stockRows / copyFkStock)} rows/s; import / that: ${pct(copyFkStock, stockWrite)}`,
-    );
-    const priceCopy = await copyInto(
-      'aplt_product_prices',
-      'id, product_id, variant_id, price_list, min_quantity, price, currency, valid_until',
-      [],
-      ['aplt_product_prices_check_new_keys'],
-    );
-    const techCopy = await copyInto(
-      'aplt_techniques',
-      'id, code, supplier_code, supplier_technique_id, name_nl, name_en, name_de, pricing_type, max_colours, full_colour',
-      ['FOREIGN KEY (supplier_code) REFERENCES aplt_suppliers (code)'],
-    );
-    const tpCopy = await copyInto(
-      'aplt_technique_pricing',
-      'id, technique_id, area_from, area_to, colours, min_quantity, price_per_unit, next_colour_price, setup_cost, setup_repeat_cost, small_order_charge',
-      ['FOREIGN KEY (technique_id) REFERENCES aplt_techniques (id)'],
-    );
-    const posCopy = await copyInto(
-      'aplt_print_positions',
-      'id, product_id, position_code, position_name, max_width_mm, max_height_mm, print_area, rotation, coordinates',
-      ['FOREIGN KEY (product_id) REFERENCES aplt_products (id)'],
-    );
-    const linkCopy = await copyInto(
-      'aplt_product_techniques',
-      'id, product_id, technique_id, print_position_id, max_colours, is_default, max_width_mm, max_height_mm, print_area',
-      [],
-      ['aplt_product_techniques_check_new_keys'],
     );
     const writeOf = (r: typeof prices) => (r.run.metadata as { write_ms: number }).write_ms / 1000;
     const priceWrite = writeOf(prices);
