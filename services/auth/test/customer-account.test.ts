@@ -45,6 +45,18 @@ describe('storefront account: profile, avatar, deletion with delayed anonymisati
   let queue: QueueClient;
   const commerce = (): Kysely<CommerceDatabase> => fleet.tenantDbs.get('shop')!.commerce.db;
   const aplt = (): Kysely<ApltDatabase> => fleet.tenantDbs.get('shop')!.aplt.db;
+  /**
+   * What a job of the auth worker returned, once it completed. The state is read after the job:
+   * a job read while still active has no return value, so a completed one is read again.
+   */
+  const jobResult = (id: string) =>
+    until(`job ${id}`, async () => {
+      const j = await queue.queue('customer-accounts').getJob(id);
+      const state = await j?.getState();
+      if (state === 'failed') throw new Error(`job failed: ${j?.failedReason}`);
+      if (state !== 'completed') return undefined;
+      return (await queue.queue('customer-accounts').getJob(id))!.returnvalue;
+    });
 
   const call = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, token?: string, payload?: object) =>
     app.inject({
@@ -361,12 +373,7 @@ describe('storefront account: profile, avatar, deletion with delayed anonymisati
         customerId: me.id,
         asOf: new Date(asOf).toISOString(),
       });
-      return until(`job ${id}`, async () => {
-        const j = await queue.queue('customer-accounts').getJob(id);
-        const state = await j?.getState();
-        if (state === 'failed') throw new Error(`job failed: ${j?.failedReason}`);
-        return state === 'completed' ? j!.returnvalue : undefined;
-      });
+      return jobResult(id);
     };
     expect(await run(startedAt + 29 * DAY)).toEqual({ result: 'not-due' });
     expect(
@@ -459,12 +466,7 @@ describe('storefront account: profile, avatar, deletion with delayed anonymisati
       const id = await queue.enqueue('customer-accounts', 'customers.anonymise-due', {
         asOf: new Date(asOf).toISOString(),
       });
-      return until(`sweep ${id}`, async () => {
-        const j = await queue.queue('customer-accounts').getJob(id);
-        const state = await j?.getState();
-        if (state === 'failed') throw new Error(`job failed: ${j?.failedReason}`);
-        return state === 'completed' ? j!.returnvalue : undefined;
-      });
+      return jobResult(id);
     };
     expect((await sweep(Date.now() + 10 * DAY)).anonymised.shop).not.toContain(me.id);
     expect((await sweep(Date.now() + 30 * DAY + 60_000)).anonymised.shop).toContain(me.id);
