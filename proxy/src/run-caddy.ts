@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +27,10 @@ export async function startCaddy(
   opts: CaddyOptions & { caddyBin?: string; workDir?: string; onOutput?: (line: string) => void },
 ): Promise<RunningProxy> {
   const dir = opts.workDir ?? mkdtempSync(join(tmpdir(), 'aplt-caddy-'));
+  // A directory made here (Caddyfile, Caddy's data) goes with the process; a given one stays.
+  const removeDir = () => {
+    if (opts.workDir === undefined) rmSync(dir, { recursive: true, force: true });
+  };
   const caddyfile = join(dir, 'Caddyfile');
   writeFileSync(caddyfile, renderCaddyfile(opts));
   const child = spawn(
@@ -54,6 +58,7 @@ export async function startCaddy(
   while (!(serving && (await portOpen(opts.port)))) {
     if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
+      removeDir();
       throw new Error(`caddy did not start on port ${opts.port}:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 50));
@@ -63,11 +68,13 @@ export async function startCaddy(
     caddyfile,
     process: child,
     async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      removeDir();
     },
   };
 }

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { freePort, freePorts } from '../src/free-port';
@@ -32,6 +33,21 @@ describe('freePorts', () => {
 });
 
 describe('startCaddy', () => {
+  it('serves until stopped, then leaves no working directory behind', async () => {
+    const port = await freePort();
+    const proxy = await startCaddy({
+      port,
+      domain: 'localhost',
+      upstreams: localUpstreams(),
+      bind: '127.0.0.1',
+    });
+    const dir = dirname(proxy.caddyfile);
+    expect(existsSync(proxy.caddyfile)).toBe(true);
+    await proxy.stop();
+    expect(proxy.process.exitCode ?? proxy.process.signalCode).not.toBeNull();
+    expect(existsSync(dir)).toBe(false);
+  });
+
   it("fails when another process holds its port, rather than taking that process's answers for its own", async () => {
     const port = await freePort();
     const squatter = await listen(port);
