@@ -222,6 +222,15 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     variants: [{ variant_id: `${code}-v`, sku: `${code}-01`, color_code: '01', color_description: 'Zwart' }],
     ...extra,
   });
+  /** A print-data technique without scales, and a 30 x 8 mm position that allows it. */
+  const p1Technique = { id: 'P1', description: 'Tampondruk', pricing_type: 'NumberOfColours', var_costs: [] };
+  const p1Position = (position_id: string) => ({
+    position_id,
+    print_size_unit: 'mm',
+    max_print_size_width: '30',
+    max_print_size_height: '8',
+    printing_techniques: [{ id: 'P1', default: true, max_colours: '2' }],
+  });
 
   it('keeps nothing of a products feed that breaks off', async () => {
     const before = await sql<Row>`SELECT sku, name_nl FROM aplt_products ORDER BY sku`.execute(aplt.db);
@@ -590,6 +599,12 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
           WHERE variant_id = ${v.variant_id} ORDER BY min_quantity, price_list`.execute(aplt.db)
       ).rows;
     };
+    /** The variant's tiers as read back: per scale its purchase and (40 % up) retail row. */
+    const written = (...scales: Array<[number, string, string]>) =>
+      scales.flatMap(([q, purchase, retail]) => [
+        { min_quantity: q, price_list: 'purchase', price: purchase },
+        { min_quantity: q, price_list: 'retail', price: retail },
+      ]);
     await sql`DELETE FROM aplt_product_prices WHERE product_id = ${v.product_id}`.execute(aplt.db);
     expect(
       await racePrices(
@@ -599,12 +614,7 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
         ],
         250,
       ),
-    ).toEqual([
-      { min_quantity: 1, price_list: 'purchase', price: '2.0000' },
-      { min_quantity: 1, price_list: 'retail', price: '2.8000' },
-      { min_quantity: 250, price_list: 'purchase', price: '1.5000' },
-      { min_quantity: 250, price_list: 'retail', price: '2.1000' },
-    ]);
+    ).toEqual(written([1, '2.0000', '2.8000'], [250, '1.5000', '2.1000']));
     expect(
       await racePrices(
         [
@@ -614,14 +624,7 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
         ],
         500,
       ),
-    ).toEqual([
-      { min_quantity: 1, price_list: 'purchase', price: '2.0000' },
-      { min_quantity: 1, price_list: 'retail', price: '2.8000' },
-      { min_quantity: 250, price_list: 'purchase', price: '1.5000' },
-      { min_quantity: 250, price_list: 'retail', price: '2.1000' },
-      { min_quantity: 500, price_list: 'purchase', price: '1.0000' },
-      { min_quantity: 500, price_list: 'retail', price: '1.4000' },
-    ]);
+    ).toEqual(written([1, '2.0000', '2.8000'], [250, '1.5000', '2.1000'], [500, '1.0000', '1.4000']));
 
     await feed06('stock', { stock: [{ sku: 'PF-1101-01', qty: 42 }] });
     await sql`DELETE FROM aplt_stock WHERE sku = ${v.sku}`.execute(aplt.db);
@@ -823,21 +826,12 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     const product = (
       await sql<{ id: string }>`SELECT id::text FROM aplt_products WHERE sku = 'PF-1101-06'`.execute(aplt.db)
     ).rows[0]!;
-    const side = (position_id: string) => ({
-      position_id,
-      print_size_unit: 'mm',
-      max_print_size_width: '30',
-      max_print_size_height: '8',
-      printing_techniques: [{ id: 'P1', default: true, max_colours: '2' }],
-    });
     // Twice: the product without positions (inserted without comparing), then with them (compared)
     // when the feed adds one.
     const race = async (listed: string[], raced: string) => {
       await feed06('printdata', {
-        print_techniques: [
-          { id: 'P1', description: 'Tampondruk', pricing_type: 'NumberOfColours', var_costs: [] },
-        ],
-        products: [{ master_code: 'PF-1101', printing_positions: listed.map(side) }],
+        print_techniques: [p1Technique],
+        products: [{ master_code: 'PF-1101', printing_positions: listed.map(p1Position) }],
       });
       let pending: ReturnType<typeof run> | undefined;
       await aplt.db.transaction().execute(async (trx) => {
@@ -882,20 +876,11 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
         }>`SELECT reltuples::int AS n FROM pg_class WHERE relname = 'aplt_print_positions'`.execute(aplt.db)
       ).rows[0]!.n;
     const before = await seen();
-    const side = (position_id: string) => ({
-      position_id,
-      print_size_unit: 'mm',
-      max_print_size_width: '30',
-      max_print_size_height: '8',
-      printing_techniques: [{ id: 'P1', default: true, max_colours: '2' }],
-    });
     await feed06('printdata', {
-      print_techniques: [
-        { id: 'P1', description: 'Tampondruk', pricing_type: 'NumberOfColours', var_costs: [] },
-      ],
+      print_techniques: [p1Technique],
       products: products.map((master_code) => ({
         master_code,
-        printing_positions: [side('FRONT'), side('BACK')],
+        printing_positions: [p1Position('FRONT'), p1Position('BACK')],
       })),
     });
     expect((await run('06_printdata')).run).toMatchObject({ status: 'succeeded', rows_rejected: 0 });
@@ -904,12 +889,10 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     expect(afterFirst).toBeGreaterThanOrEqual(1200);
     expect(afterFirst).toBeLessThan(2400);
     await feed06('printdata', {
-      print_techniques: [
-        { id: 'P1', description: 'Tampondruk', pricing_type: 'NumberOfColours', var_costs: [] },
-      ],
+      print_techniques: [p1Technique],
       products: products.map((master_code) => ({
         master_code,
-        printing_positions: ['FRONT', 'BACK', 'SIDE', 'TOP'].map(side),
+        printing_positions: ['FRONT', 'BACK', 'SIDE', 'TOP'].map(p1Position),
       })),
     });
     expect((await run('06_printdata')).run).toMatchObject({

@@ -30,6 +30,28 @@ async function insertElseUpsert<T>(trx: Trx, write: (mode: NewRows) => Promise<T
 }
 
 /**
+ * Writes a range by `insert` when none of its products (`products`: a query of their ids) has a
+ * row in `table` yet: there is nothing to compare with (a supplier's first run, new products).
+ * Otherwise by `compare`, which also serves as the upsert when the plain INSERTs collided.
+ */
+async function insertOrCompare(
+  trx: Trx,
+  table: 'aplt_product_prices' | 'aplt_print_positions',
+  products: RawBuilder<unknown>,
+  insert: () => Promise<Counts>,
+  compare: (mode: NewRows) => Promise<Counts>,
+): Promise<Counts> {
+  return insertElseUpsert(trx, async (mode) => {
+    if (mode === 'upsert') return compare(mode);
+    const res = await sql<{ listed: boolean }>`
+      SELECT EXISTS (SELECT 1 FROM ${sql.table(table)} x WHERE x.product_id IN (${products})) AS listed`.execute(
+      trx,
+    );
+    return res.rows[0]?.listed ? compare(mode) : insert();
+  });
+}
+
+/**
  * Staging tables of the COPY write path (products and stock feeds). They are TEMP tables dropped
  * at commit: session-private, never WAL-logged, gone with a failed run. `ord` is the position
  * among the staged rows (the feed order), `row_number` the feed record for the reject report.
@@ -429,25 +451,19 @@ const sellable = sql`
  *   are updated in place.
  */
 export function applyStagedPrices(trx: Trx, lo: number, hi: number): Promise<Counts> {
-  return insertElseUpsert(trx, async (mode) =>
-    mode === 'insert' && !(await rangeHasTiers(trx, lo, hi))
-      ? insertStagedPrices(trx, lo, hi)
-      : writeStagedPrices(trx, lo, hi, mode),
+  return insertOrCompare(
+    trx,
+    'aplt_product_prices',
+    sql`SELECT product_id FROM aplt_stage_prices_resolved WHERE ord >= ${lo} AND ord < ${hi} AND reject IS NULL`,
+    () => insertStagedPrices(trx, lo, hi),
+    (mode) => writeStagedPrices(trx, lo, hi, mode),
   );
 }
 
-async function rangeHasTiers(trx: Trx, lo: number, hi: number): Promise<boolean> {
-  const res = await sql<{ priced: boolean }>`
-    SELECT EXISTS (SELECT 1 FROM aplt_product_prices x WHERE x.product_id IN (SELECT product_id
-      FROM aplt_stage_prices_resolved WHERE ord >= ${lo} AND ord < ${hi} AND reject IS NULL)) AS priced`.execute(
-    trx,
-  );
-  return res.rows[0]?.priced ?? false;
-}
+const tierColumns = sql`product_id, variant_id, price_list, min_quantity, price, currency, valid_until`;
 
 /** The range's tiers when its products have none: every priced variant or product is inserted. */
 async function insertStagedPrices(trx: Trx, lo: number, hi: number): Promise<Counts> {
-  const tierColumns = sql`product_id, variant_id, price_list, min_quantity, price, currency, valid_until`;
   const res = await sql<{ inserted: number }>`
     WITH ${rangePrices(lo, hi)},
     added_feed AS (
@@ -484,7 +500,7 @@ async function writeStagedPrices(trx: Trx, lo: number, hi: number, mode: NewRows
       DELETE FROM aplt_product_prices x USING diff d WHERE d.gone AND x.id = d.existing
     ), added AS (
       -- In key order: the tiers' unique index is then written page by page, not at random.
-      INSERT INTO aplt_product_prices AS x (product_id, variant_id, price_list, min_quantity, price, currency, valid_until)
+      INSERT INTO aplt_product_prices AS x (${tierColumns})
       SELECT product_id, nullif(vkey, 0), list, min_q, price, currency, valid_until FROM diff WHERE existing IS NULL
       ORDER BY product_id, vkey
       ${onConflict(mode, sql`ON CONSTRAINT aplt_product_prices_scale_key DO UPDATE SET price = EXCLUDED.price, currency = EXCLUDED.currency, valid_until = EXCLUDED.valid_until`)}
@@ -657,18 +673,13 @@ const printAreaOf = (t: 's' | 'l') =>
  *   equal rows are not rewritten and changed ones are updated in place.
  */
 export function applyStagedPositions(trx: Trx, lo: number, hi: number): Promise<Counts> {
-  return insertElseUpsert(trx, async (mode) =>
-    mode === 'insert' && !(await rangeHasPositions(trx, lo, hi))
-      ? insertStagedPositions(trx, lo, hi)
-      : writeStagedPositions(trx, lo, hi, mode),
+  return insertOrCompare(
+    trx,
+    'aplt_print_positions',
+    sql`SELECT product_id FROM aplt_stage_positions WHERE gid >= ${lo} AND gid < ${hi}`,
+    () => insertStagedPositions(trx, lo, hi),
+    (mode) => writeStagedPositions(trx, lo, hi, mode),
   );
-}
-
-async function rangeHasPositions(trx: Trx, lo: number, hi: number): Promise<boolean> {
-  const res = await sql<{ listed: boolean }>`
-    SELECT EXISTS (SELECT 1 FROM aplt_print_positions x WHERE x.product_id IN (SELECT product_id
-      FROM aplt_stage_positions WHERE gid >= ${lo} AND gid < ${hi})) AS listed`.execute(trx);
-  return res.rows[0]?.listed ?? false;
 }
 
 /**
