@@ -12,6 +12,10 @@ export async function launchChromium(): Promise<{ browser: Browser; close(): Pro
     headless: true,
     userDataDir: profile,
     args: [...chromiumArgs],
+    // One DevTools command (a click, a key, an evaluate) that never returns fails after this, under
+    // the 90 s waits below and well inside the 240 s of a multi-step test, naming the call that hung
+    // instead of ending as a bare test timeout (puppeteer's own default is 180 s).
+    protocolTimeout: 100_000,
   });
   // Every page, popups included, may wait long: under a full parallel test run on two cores a
   // renderer can be starved for longer than puppeteer's 30 s default.

@@ -169,7 +169,9 @@ describe('sign-in security page and the authenticator login, in a real browser t
     expect(await third.$eval('#status', (e) => e.textContent)).toContain('7 recovery codes left');
     await page.close();
     expect(errors).toEqual([]);
-  });
+    // Three logins and an enrolment, each step allowed puppeteer's 90 s: under the full parallel run
+    // the 120 s default has run out (CI, once) without telling which step was waiting.
+  }, 240_000);
 
   it('answers an attacker on the new routes with 4xx, through the proxy from another address', async () => {
     const page = await (await browser.createBrowserContext()).newPage();
