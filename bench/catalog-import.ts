@@ -11,7 +11,9 @@
 // timed right after its import (the machine's speed drifts over minutes; a floor taken minutes
 // away moved the ratios by ten points and more). Also the peak memory of the
 // import, and last the floor of any importer with our schema: the same rows, already parsed,
-// INSERTed into the emptied real tables with their indexes, foreign keys and SKU registry.
+// INSERTed into the emptied real tables with their indexes, foreign keys and SKU registry. Then
+// the four-feed cycle on emptied tables as the worker can run it, and the next cycle on that
+// catalog: the stock feed moved, the other three unchanged.
 //   npx tsx bench/catalog-import.ts            (BENCH_PRODUCTS=20000 for a quicker run)
 import { createReadStream, createWriteStream } from 'node:fs';
 import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
@@ -125,13 +127,16 @@ async function main() {
       for (let i = 0; i < N; i++) yield (i ? ',\n' : '\n') + JSON.stringify(product(i).json);
       yield '\n]\n';
     });
-    await write(feeds.stock, function* () {
-      yield '{"modified_at":"2026-11-21T06:00:00Z","stock":[';
-      for (let i = 0; i < N; i++)
-        for (const [k, v] of product(i).json.variants.entries())
-          yield `${i || k ? ',' : ''}\n{"sku":"${v.sku}","qty":${(i * 7) % 5000},"next_arrival_date":"2027-01-15","next_arrival_qty":500}`;
-      yield '\n]}\n';
-    });
+    // `moved` gives every variant another quantity: the stock feed of a later cycle.
+    const writeStock = (moved: number) =>
+      write(feeds.stock, function* () {
+        yield '{"modified_at":"2026-11-21T06:00:00Z","stock":[';
+        for (let i = 0; i < N; i++)
+          for (const [k, v] of product(i).json.variants.entries())
+            yield `${i || k ? ',' : ''}\n{"sku":"${v.sku}","qty":${(i * 7 + moved) % 5000},"next_arrival_date":"2027-01-15","next_arrival_qty":500}`;
+        yield '\n]}\n';
+      });
+    await writeStock(0);
     // Prices: three scales per variant. Print data: TECHNIQUES techniques with three scales each, and
     // per product two positions allowing two techniques each.
     await write(feeds.prices, function* () {
@@ -576,6 +581,18 @@ async function main() {
     const concurrentCycle = (performance.now() - t) / 1000;
     console.log(
       `four-feed cycle, stock + prices + print data at once after products (as the worker's concurrency 4 allows): ${concurrentCycle.toFixed(1)} s (products ${again.seconds.toFixed(1)} s, then ${rest.map((r) => r.seconds.toFixed(1)).join(' / ')} s)`,
+    );
+
+    // The next cycle on that catalog, as a connector's schedule runs it: the stock feed has moved
+    // (every quantity changed), products, prices and print data come again unchanged.
+    await writeStock(13);
+    t = performance.now();
+    const next = await timed('01_products');
+    const nextRest = await Promise.all(['01_stock', '01_prices', '01_printdata'].map((c) => timed(c)));
+    const nextCycle = (performance.now() - t) / 1000;
+    const changed = nextRest.map((r) => r.run.rows_inserted + r.run.rows_updated);
+    console.log(
+      `the next cycle on that catalog (stock moved, the other feeds unchanged), the same way: ${nextCycle.toFixed(1)} s (products ${next.seconds.toFixed(1)} s, then ${nextRest.map((r) => r.seconds.toFixed(1)).join(' / ')} s; rows written: products ${next.run.rows_inserted + next.run.rows_updated}, stock ${changed[0]}, prices ${changed[1]}, print data ${changed[2]})`,
     );
   } finally {
     await db.destroy();
