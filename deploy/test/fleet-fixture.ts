@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -61,8 +62,10 @@ export async function startFleetFixture(
     output.push(line);
     opts.onOutput?.(line);
   };
+  // The fleet's files too: its secrets, mail, caches and repositories (every run left ten behind).
   const cleanup = async () => {
     await dropFleetDatabases(prefix, { pg, mysql });
+    await rm(work, { recursive: true, force: true });
   };
   const baseEnv: Record<string, string | undefined> = {
     PG_HOST: pg.host,

@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serviceNames } from '@aplt/config';
@@ -18,11 +19,12 @@ describe('the start command brings the whole fleet up behind the proxy', () => {
   const output: string[] = [];
   let proxyPort: number;
   let mailDir: string;
+  let work: string | undefined;
 
   beforeAll(async () => {
     const { pg, mysql, redisUrl } = testServers();
     proxyPort = await freePort();
-    const work = mkdtempSync(join(tmpdir(), 'fleet-'));
+    work = mkdtempSync(join(tmpdir(), 'fleet-'));
     mailDir = join(work, 'mail');
     fleet = await startFleet({
       env: {
@@ -63,6 +65,7 @@ describe('the start command brings the whole fleet up behind the proxy', () => {
   afterAll(async () => {
     await fleet?.stop();
     await dropFleetDatabases(prefix);
+    if (work) await rm(work, { recursive: true, force: true });
   }, 120_000);
 
   const via = (host: string, path: string, opts: Parameters<typeof httpRequest>[1] = {}) =>

@@ -59,8 +59,9 @@ describe('admin: returns filed in the shop', () => {
       headers: { ...viaProxy(host), ...(token ? { authorization: `Bearer ${token}` } : {}) },
     });
 
+  let stores: ReturnType<typeof useTempStores> | undefined;
   beforeAll(async () => {
-    useTempStores('admin-returns');
+    stores = useTempStores('admin-returns');
     fleet = await createTestFleet([{ id: 'acme' }, { id: 'globex' }]);
     // globex's ids start far above acme's, so an acme id never names a globex record by accident.
     const g = tenantDbs(fleet, 'globex').aplt;
@@ -122,6 +123,7 @@ describe('admin: returns filed in the shop', () => {
     await app?.close();
     await fleet?.cleanup();
     await redis?.cleanup();
+    await stores?.remove();
   });
 
   it("lists the tenant's returns newest first, with their lines, photos and customer", async () => {

@@ -160,8 +160,9 @@ describe("customer routes: nobody reaches anyone else's records (through the pro
     };
   }
 
+  let stores: ReturnType<typeof useTempStores> | undefined;
   beforeAll(async () => {
-    useTempStores('idor');
+    stores = useTempStores('idor');
     fleet = await createTestFleet([{ id: 'acme' }, { id: 'globex' }]);
     // globex's ids start far above acme's, so an acme id never names a globex record by accident.
     const g = tenantDbs(fleet, 'globex').aplt;
@@ -212,6 +213,7 @@ describe("customer routes: nobody reaches anyone else's records (through the pro
     await sink?.close();
     await fleet?.cleanup();
     await redis?.cleanup();
+    await stores?.remove();
   });
 
   /** Every id-bearing read of a customer route, for the records of `t`. */

@@ -85,8 +85,9 @@ describe('store: carts and the quotation request', () => {
     };
   };
 
+  let stores: ReturnType<typeof useTempStores> | undefined;
   beforeAll(async () => {
-    useTempStores('carts');
+    stores = useTempStores('carts');
     fleet = await createTestFleet([{ id: 'acme' }, { id: 'globex' }]);
     [redis, sink] = await Promise.all([createTestRedis(), startSmtpSink()]);
     const env = { ...fleet.env, REDIS_URL: redis.url, REDIS_PREFIX: redis.prefix };
@@ -186,6 +187,7 @@ describe('store: carts and the quotation request', () => {
     await sink?.close();
     await fleet?.cleanup();
     await redis?.cleanup();
+    await stores?.remove();
   });
 
   it('prices lines from the catalog at their quantity (decimal strings), adds up the same product, changes and removes lines', async () => {

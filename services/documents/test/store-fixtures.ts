@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApltDatabase, CommerceDatabase, Kysely } from '@aplt/db';
@@ -12,13 +13,21 @@ type Item = Record<string, unknown>;
 
 type App = Awaited<ReturnType<typeof buildApp>>;
 
-/** Private directories for persisted PDFs and return photos; set before the app is built. */
+/**
+ * Private directories for persisted PDFs and return photos; set before the app is built. The test
+ * file calls remove() after closing the app.
+ */
 export function useTempStores(label: string) {
   const documents = mkdtempSync(join(tmpdir(), `aplt-store-${label}-docs-`));
   const photos = mkdtempSync(join(tmpdir(), `aplt-store-${label}-photos-`));
   process.env.DOCUMENT_STORE_DIR = documents;
   process.env.RETURN_PHOTO_DIR = photos;
-  return { documents, photos };
+  return {
+    documents,
+    photos,
+    remove: () =>
+      Promise.all([documents, photos].map((dir) => rm(dir, { recursive: true, force: true }))).then(() => {}),
+  };
 }
 
 /** A storefront customer: a commerce customer (who the token names) and, optionally, the matching aplt customer. */

@@ -30,8 +30,9 @@ describe('store: my orders, invoices and quotations', () => {
       headers: { ...viaProxy(h), ...(token ? { authorization: `Bearer ${token}` } : {}) },
     });
 
+  let stores: ReturnType<typeof useTempStores> | undefined;
   beforeAll(async () => {
-    useTempStores('orders');
+    stores = useTempStores('orders');
     fleet = await createTestFleet([{ id: 'acme' }, { id: 'globex' }]);
     app = await buildApp(
       { registry: fleet.registry, databases: fleet.databases, licenses: allFeaturesClient },
@@ -50,6 +51,7 @@ describe('store: my orders, invoices and quotations', () => {
   afterAll(async () => {
     await app?.close();
     await fleet?.cleanup();
+    await stores?.remove();
   });
 
   it('lists my orders 20 per page, newest first, with status, tracking link and expected delivery', async () => {

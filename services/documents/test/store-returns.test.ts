@@ -118,6 +118,7 @@ describe('store: returns with photos', () => {
     await sink?.close();
     await fleet?.cleanup();
     await redis?.cleanup();
+    await dirs?.remove();
   });
 
   it('files a return with two photos: stored without metadata, audited, staff e-mailed, shown only to its owner', async () => {
