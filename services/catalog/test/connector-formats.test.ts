@@ -340,7 +340,7 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     expect(await store('zephyr')).toEqual([]);
   });
 
-  it('stock: unknown SKUs and repeated SKUs are rejected set-based, unchanged rows are not rewritten', async () => {
+  it('stock: unknown SKUs (set-based) and repeated SKUs (while staging) are rejected, unchanged rows are not rewritten', async () => {
     const stock = (qty: number) => ({
       stock: [
         { sku: 'PF-2001-01', qty },
@@ -362,7 +362,7 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
       [4, 'PF-2001-01'],
     ]);
     expect(first.rejects[0]!.reason).toMatch(/unknown SKU/);
-    expect(first.rejects[1]!.reason).toMatch(/duplicate/);
+    expect(first.rejects[1]!.reason).toBe('duplicate: row 1 of the feed already gives stock for PF-2001-01');
     const synced = async () =>
       (
         await sql<Row>`SELECT sku, quantity, updated_at::text FROM aplt_stock WHERE sku LIKE 'PF-200%' ORDER BY sku`.execute(

@@ -189,18 +189,16 @@ export async function applyStagedProducts(
 
 /**
  * Resolves every staged stock row to our SKU at once (the supplier's variant SKU first, then its
- * product code) and marks what cannot be written: an unknown SKU, or a second feed row for a SKU
- * already given (the first one counts). Marked rows go to the reject report, not to aplt_stock.
- * The answers go to a narrow table of their own: rewriting every staged row would cost more than
- * the whole resolution.
+ * product code) and marks a row whose SKU is unknown; it goes to the reject report, not to
+ * aplt_stock. (A repeated supplier SKU never reaches the stage: stock-import.ts.) The answers go
+ * to a narrow table of their own: rewriting every staged row would cost more than the whole
+ * resolution.
  */
 export async function resolveStagedStock(trx: Trx, supplier: string): Promise<void> {
   await sql`
     CREATE TEMP TABLE aplt_stage_stock_resolved ON COMMIT DROP AS
     SELECT ord, sku,
-      CASE WHEN sku IS NULL THEN 'unknown SKU: no product or variant of this supplier has it'
-        WHEN row_number() OVER (PARTITION BY sku ORDER BY ord) > 1
-          THEN 'duplicate: an earlier row of the feed gives stock for ' || sku END AS reject
+      CASE WHEN sku IS NULL THEN 'unknown SKU: no product or variant of this supplier has it' END AS reject
     FROM (
       -- The product code is looked up only for a SKU no variant has (coalesce stops at a value).
       SELECT x.ord, coalesce(m.sku, (SELECT p.sku FROM aplt_products p

@@ -21,19 +21,35 @@ export async function importStock(
 ): Promise<number> {
   const start = performance.now();
   await createStockStage(trx);
-  const staged = await stream(client, copyStatement(stockStage), rows, report, (r, ord, rowNumber) => [
-    ord,
-    rowNumber,
-    r.supplierSku,
-    r.quantity,
-    r.firstArrivalDate,
-    r.firstArrivalQty,
-    r.nextArrivalDate,
-    r.nextArrivalQty,
-  ]);
+  // The supplier's SKU -> the feed row that gave its stock. A supplier SKU resolves to one SKU of
+  // ours and no two to the same one, so a repeated supplier SKU is exactly a repeated SKU: it is
+  // reported here, and the resolution needs no window over the whole feed to find it.
+  const seen = new Map<string, number>();
+  const staged = await stream(client, copyStatement(stockStage), rows, report, (r, ord, rowNumber) => {
+    const first = seen.get(r.supplierSku);
+    if (first !== undefined)
+      return {
+        rowNumber,
+        key: r.supplierSku,
+        reason: `duplicate: row ${first} of the feed already gives stock for ${r.supplierSku}`,
+        raw: r,
+      };
+    seen.set(r.supplierSku, rowNumber);
+    return [
+      ord,
+      rowNumber,
+      r.supplierSku,
+      r.quantity,
+      r.firstArrivalDate,
+      r.firstArrivalQty,
+      r.nextArrivalDate,
+      r.nextArrivalQty,
+    ];
+  });
+  seen.clear();
   const stageMs = Math.round(performance.now() - start);
   await resolveStagedStock(trx, supplier);
-  // Unknown SKUs and duplicates, found set-based, into the report a page at a time.
+  // Unknown SKUs, found set-based, into the report a page at a time.
   await reportStagedRejects(report, (after, limit) => stagedStockRejects(trx, after, limit));
   const counts = await applyInRanges(
     trx,
