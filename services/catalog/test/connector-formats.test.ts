@@ -341,12 +341,13 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
   });
 
   it('stock: unknown SKUs (set-based) and repeated SKUs (while staging) are rejected, unchanged rows are not rewritten', async () => {
-    const stock = (qty: number) => ({
+    const stock = (qty: number, more: object[] = []) => ({
       stock: [
         { sku: 'PF-2001-01', qty },
         { sku: 'NOPE-01', qty: 1 },
         { sku: 'PF-2003-01', qty: 7 },
         { sku: 'PF-2001-01', qty: 99 },
+        ...more,
       ],
     });
     await feed06('stock', stock(5));
@@ -374,12 +375,18 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
       ['PF-2001-06.01', 5],
       ['PF-2003-06.01', 7],
     ]);
-    await feed06('stock', stock(6));
+    // A SKU without stock (the product code PF-2003 names the product itself) beside the two with
+    // stock: the first run's one INSERT of everything is refused, and the rows are compared.
+    await feed06('stock', stock(6, [{ sku: 'PF-2003', qty: 3 }]));
     const second = await run('06_stock');
-    expect(second.run).toMatchObject({ rows_inserted: 0, rows_updated: 1, metadata: { unchanged: 1 } });
+    expect(second.run).toMatchObject({ rows_inserted: 1, rows_updated: 1, metadata: { unchanged: 1 } });
     const after = await synced();
-    expect(after[0]!.quantity).toBe(6);
-    expect(after[1]!.updated_at).toBe(before[1]!.updated_at);
+    expect(after.map((x: Row) => [x.sku, x.quantity])).toEqual([
+      ['PF-2001-06.01', 6],
+      ['PF-2003-06', 3],
+      ['PF-2003-06.01', 7],
+    ]);
+    expect(after[2]!.updated_at).toBe(before[1]!.updated_at);
   });
 
   it('prices: a tier the feed no longer lists is deleted, for the products the feed prices only', async () => {

@@ -217,10 +217,32 @@ export async function resolveStagedStock(trx: Trx, supplier: string): Promise<vo
 }
 
 /**
- * Stock rows with ord in [lo, hi) that resolved; equal rows are not rewritten. New rows go in by
- * plain INSERT (see NewRows), changed ones by UPDATE of the row found.
+ * Stock rows with ord in [lo, hi) that resolved. First all of them by one plain INSERT: on a
+ * supplier's first run no SKU has stock yet, and the comparison below would cost a third of the
+ * write for nothing. When a SKU has stock already, that INSERT stops at it with a unique violation
+ * (on a later run, at once) and is rolled back, and the rows are compared with what is there:
+ * equal rows are not rewritten, new ones go in by INSERT (see NewRows), changed ones by UPDATE.
  */
-export function applyStagedStock(trx: Trx, lo: number, hi: number): Promise<Counts> {
+export async function applyStagedStock(trx: Trx, lo: number, hi: number): Promise<Counts> {
+  await sql`SAVEPOINT stock_all_new`.execute(trx);
+  try {
+    const res = await sql`
+      INSERT INTO aplt_stock (sku, quantity, first_arrival_date, first_arrival_qty, next_arrival_date,
+        next_arrival_qty, last_synced_at)
+      SELECT r.sku, s.qty, s.fad, s.faq, s.nad, s.naq, now()
+      FROM aplt_stage_stock s JOIN aplt_stage_stock_resolved r ON r.ord = s.ord
+      WHERE s.ord >= ${lo} AND s.ord < ${hi} AND r.reject IS NULL`.execute(trx);
+    await sql`RELEASE SAVEPOINT stock_all_new`.execute(trx);
+    return { inserted: Number(res.numAffectedRows ?? 0), updated: 0, unchanged: 0 };
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    await sql`ROLLBACK TO SAVEPOINT stock_all_new`.execute(trx);
+    await sql`RELEASE SAVEPOINT stock_all_new`.execute(trx);
+  }
+  return compareStagedStock(trx, lo, hi);
+}
+
+function compareStagedStock(trx: Trx, lo: number, hi: number): Promise<Counts> {
   return insertElseUpsert(trx, async (mode) => {
     const res = await sql<{ inserted: number; updated: number; unchanged: number }>`
       WITH src AS (
