@@ -1,9 +1,11 @@
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
 import type { PgClient } from '@aplt/db';
-import { from as copyFrom } from 'pg-copy-streams';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+import { makeSpoolDir } from './spool-dirs';
 
 export type Field = string | number | boolean | null | undefined;
 
@@ -117,5 +119,26 @@ export class CopySpool {
     } finally {
       await rm(this.path, { force: true });
     }
+  }
+}
+
+/**
+ * The rows of `query` (a SELECT, which may carry data-modifying CTEs) into a table by COPY both
+ * ways, through a temporary file, on one connection inside its transaction. A large
+ * INSERT ... SELECT writes row by row; COPY writes pages of rows at once, and the round trip
+ * costs less than the difference (a first price run of 30,000 products, 540,000 tiers: the query
+ * read out in 2.3 s and COPYed in in 3.4 s, against 6.3 s for the same INSERT ... SELECT).
+ * Returns how many rows went in.
+ */
+export async function copyQueryInto(client: PgClient, query: string, into: string): Promise<number> {
+  const dir = await makeSpoolDir();
+  try {
+    const file = join(dir, 'rows');
+    await pipeline(client.query(copyTo(`COPY (${query}) TO STDOUT`)), createWriteStream(file));
+    const copyIn = client.query(copyFrom(`COPY ${into} FROM STDIN`));
+    await pipeline(createReadStream(file), copyIn);
+    return copyIn.rowCount;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }

@@ -80,7 +80,7 @@ export async function importPrices(
       trx,
       0,
       records,
-      (lo, hi) => applyStagedPrices(trx, lo, hi),
+      (lo, hi) => applyStagedPrices(trx, client, lo, hi),
       async (ord, reason) => {
         const staged = await stagedPriceRecord(trx, ord);
         report.reject({

@@ -1,4 +1,12 @@
-import { type ApltDatabase, isUniqueViolation, type RawBuilder, sql, type Transaction } from '@aplt/db';
+import {
+  type ApltDatabase,
+  isUniqueViolation,
+  type PgClient,
+  type RawBuilder,
+  sql,
+  type Transaction,
+} from '@aplt/db';
+import { copyQueryInto } from './copy-writer';
 import type { Counts } from './import.repository';
 
 type Trx = Transaction<ApltDatabase>;
@@ -404,7 +412,7 @@ export async function stagedPriceRecord(
  * The two price lists are spread into rows only when written (`tiersOf`): every step before that
  * handles half the rows.
  */
-const rangePrices = (lo: number, hi: number) => sql`
+const rangePrices = (lo: number | RawBuilder<unknown>, hi: number | RawBuilder<unknown>) => sql`
     keys AS (
       SELECT ord, product_id, coalesce(variant_id, 0) AS vkey FROM aplt_stage_prices_resolved
       WHERE ord >= ${lo} AND ord < ${hi} AND reject IS NULL
@@ -470,31 +478,40 @@ const sellable = sql`
  *   whose values are the same are not rewritten, so an unchanged feed writes nothing; changed ones
  *   are updated in place.
  */
-export function applyStagedPrices(trx: Trx, lo: number, hi: number): Promise<Counts> {
+export function applyStagedPrices(trx: Trx, client: PgClient, lo: number, hi: number): Promise<Counts> {
   return insertOrCompare(
     trx,
     'aplt_product_prices',
     sql`SELECT product_id FROM aplt_stage_prices_resolved WHERE ord >= ${lo} AND ord < ${hi} AND reject IS NULL`,
-    () => insertStagedPrices(trx, lo, hi),
+    () => insertStagedPrices(trx, client, lo, hi),
     (mode) => writeStagedPrices(trx, lo, hi, mode),
   );
 }
 
 const tierColumns = sql`product_id, variant_id, price_list, min_quantity, price, currency, valid_until`;
 
-/** The range's tiers when its products have none: every priced variant or product is inserted. */
-async function insertStagedPrices(trx: Trx, lo: number, hi: number): Promise<Counts> {
+/**
+ * The range's tiers when its products have none: every priced variant or product is inserted, by
+ * COPY (copyQueryInto): the statement that reads them out also makes the products sellable.
+ */
+async function insertStagedPrices(trx: Trx, client: PgClient, lo: number, hi: number): Promise<Counts> {
+  // COPY takes no parameters: the range goes in as literals (integers).
+  const tiers = sql`
+    WITH ${rangePrices(sql.lit(lo), sql.lit(hi))}, ${sellable}
+    -- The feed's in feed order, which is key order when the feed lists a product's variants together.
+    SELECT product_id, nullif(vkey, 0), list, min_q, price, currency, valid_until FROM (${tiersOf('feed')}) f
+    UNION ALL
+    SELECT product_id, NULL, list, min_q, price, currency, valid_until FROM (${tiersOf('cheapest')}) c`;
+  const query = tiers.compile(trx);
+  if (query.parameters.length > 0) throw new Error('a COPY query cannot take parameters');
+  await copyQueryInto(
+    client,
+    query.sql,
+    'aplt_product_prices (product_id, variant_id, price_list, min_quantity, price, currency, valid_until)',
+  );
   const res = await sql<{ inserted: number }>`
-    WITH ${rangePrices(lo, hi)},
-    added_feed AS (
-      -- In feed order, which is key order when the feed lists a product's variants together.
-      INSERT INTO aplt_product_prices (${tierColumns})
-      SELECT product_id, nullif(vkey, 0), list, min_q, price, currency, valid_until FROM (${tiersOf('feed')}) t
-    ), added_cheapest AS (
-      INSERT INTO aplt_product_prices (${tierColumns})
-      SELECT product_id, NULL, list, min_q, price, currency, valid_until FROM (${tiersOf('cheapest')}) t
-    ), ${sellable}
-    SELECT count(*)::int AS inserted FROM keys`.execute(trx);
+    SELECT count(*)::int AS inserted FROM aplt_stage_prices_resolved
+    WHERE ord >= ${lo} AND ord < ${hi} AND reject IS NULL`.execute(trx);
   return { inserted: res.rows[0]?.inserted ?? 0, updated: 0, unchanged: 0 };
 }
 
