@@ -488,7 +488,8 @@ export function applyStagedPrices(trx: Trx, client: PgClient, lo: number, hi: nu
   );
 }
 
-const tierColumns = sql`product_id, variant_id, price_list, min_quantity, price, currency, valid_until`;
+const TIER_COLUMNS = 'product_id, variant_id, price_list, min_quantity, price, currency, valid_until';
+const tierColumns = sql.raw(TIER_COLUMNS);
 
 /**
  * The range's tiers when its products have none: every priced variant or product is inserted, by
@@ -504,11 +505,7 @@ async function insertStagedPrices(trx: Trx, client: PgClient, lo: number, hi: nu
     SELECT product_id, NULL, list, min_q, price, currency, valid_until FROM (${tiersOf('cheapest')}) c`;
   const query = tiers.compile(trx);
   if (query.parameters.length > 0) throw new Error('a COPY query cannot take parameters');
-  await copyQueryInto(
-    client,
-    query.sql,
-    'aplt_product_prices (product_id, variant_id, price_list, min_quantity, price, currency, valid_until)',
-  );
+  await copyQueryInto(client, query.sql, `aplt_product_prices (${TIER_COLUMNS})`);
   const res = await sql<{ inserted: number }>`
     SELECT count(*)::int AS inserted FROM aplt_stage_prices_resolved
     WHERE ord >= ${lo} AND ord < ${hi} AND reject IS NULL`.execute(trx);
