@@ -283,7 +283,9 @@ describe('the subscriptions pages in Chromium through the real proxy', () => {
         document.querySelector('[data-testid="subscription-status"] [data-status]')?.textContent ===
         'Gepauzeerd',
     );
-    await page.waitForSelector('[data-testid="subscription-resume"]');
+    // The button says resume as soon as the detail is refetched, but stays disabled (loading) until
+    // the pause's list refetch is done too; a click before that does nothing.
+    await page.waitForSelector('[data-testid="subscription-resume"]:not([disabled])');
     await page.click('[data-testid="subscription-resume"]');
     await waitFor(
       () =>
