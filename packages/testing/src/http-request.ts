@@ -77,3 +77,20 @@ export function httpRequest(
     req.end();
   });
 }
+
+/**
+ * The status of an upload the server may refuse before reading it, or 'reset'. Caddy answers an
+ * unauthenticated request from forward auth without reading its body, and Go's server then closes
+ * a `Connection: close` connection (node:http's without an agent) with the body unread: the kernel
+ * resets it, and a reset that reaches the client while it is still writing destroys the request
+ * before its answer is read. Either way nothing was let through.
+ */
+export async function statusOrReset(answer: Promise<HttpResponse>): Promise<number | 'reset'> {
+  try {
+    return (await answer).status;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ECONNRESET' || code === 'EPIPE') return 'reset';
+    throw err;
+  }
+}
