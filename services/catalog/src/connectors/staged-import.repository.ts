@@ -7,6 +7,7 @@ import {
   type Transaction,
 } from '@aplt/db';
 import { copyQueryInto } from './copy-writer';
+import { withSavepoint } from './savepoint';
 import type { Counts } from './import.repository';
 
 type Trx = Transaction<ApltDatabase>;
@@ -22,20 +23,26 @@ type NewRows = 'insert' | 'upsert';
 const onConflict = (mode: NewRows, conflict: RawBuilder<unknown>) =>
   mode === 'upsert' ? sql`ON CONFLICT ${conflict}` : sql``;
 
-/** Runs `write` with plain INSERTs and, refused with a unique violation, once more as an upsert. */
-async function insertElseUpsert<T>(trx: Trx, write: (mode: NewRows) => Promise<T>): Promise<T> {
-  await sql`SAVEPOINT insert_else_upsert`.execute(trx);
-  try {
-    const result = await write('insert');
-    await sql`RELEASE SAVEPOINT insert_else_upsert`.execute(trx);
-    return result;
-  } catch (err) {
+/** `first`, and when it is refused with a unique violation, `otherwise` (other errors pass on). */
+const unlessUniqueViolation = <T>(
+  trx: Trx,
+  name: string,
+  first: () => Promise<T>,
+  otherwise: () => Promise<T>,
+) =>
+  withSavepoint(trx, name, first, (err) => {
     if (!isUniqueViolation(err)) throw err;
-    await sql`ROLLBACK TO SAVEPOINT insert_else_upsert`.execute(trx);
-    await sql`RELEASE SAVEPOINT insert_else_upsert`.execute(trx);
-    return write('upsert');
-  }
-}
+    return otherwise();
+  });
+
+/** Runs `write` with plain INSERTs and, refused with a unique violation, once more as an upsert. */
+const insertElseUpsert = <T>(trx: Trx, write: (mode: NewRows) => Promise<T>): Promise<T> =>
+  unlessUniqueViolation(
+    trx,
+    'insert_else_upsert',
+    () => write('insert'),
+    () => write('upsert'),
+  );
 
 /**
  * Writes a range by `insert` when none of its products (`products`: a query of their ids) has a
@@ -231,23 +238,21 @@ export async function resolveStagedStock(trx: Trx, supplier: string): Promise<vo
  * (on a later run, at once) and is rolled back, and the rows are compared with what is there:
  * equal rows are not rewritten, new ones go in by INSERT (see NewRows), changed ones by UPDATE.
  */
-export async function applyStagedStock(trx: Trx, lo: number, hi: number): Promise<Counts> {
-  await sql`SAVEPOINT stock_all_new`.execute(trx);
-  try {
-    const res = await sql`
-      INSERT INTO aplt_stock (sku, quantity, first_arrival_date, first_arrival_qty, next_arrival_date,
-        next_arrival_qty, last_synced_at)
-      SELECT r.sku, s.qty, s.fad, s.faq, s.nad, s.naq, now()
-      FROM aplt_stage_stock s JOIN aplt_stage_stock_resolved r ON r.ord = s.ord
-      WHERE s.ord >= ${lo} AND s.ord < ${hi} AND r.reject IS NULL`.execute(trx);
-    await sql`RELEASE SAVEPOINT stock_all_new`.execute(trx);
-    return { inserted: Number(res.numAffectedRows ?? 0), updated: 0, unchanged: 0 };
-  } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
-    await sql`ROLLBACK TO SAVEPOINT stock_all_new`.execute(trx);
-    await sql`RELEASE SAVEPOINT stock_all_new`.execute(trx);
-  }
-  return compareStagedStock(trx, lo, hi);
+export function applyStagedStock(trx: Trx, lo: number, hi: number): Promise<Counts> {
+  return unlessUniqueViolation(
+    trx,
+    'stock_all_new',
+    async () => {
+      const res = await sql`
+        INSERT INTO aplt_stock (sku, quantity, first_arrival_date, first_arrival_qty, next_arrival_date,
+          next_arrival_qty, last_synced_at)
+        SELECT r.sku, s.qty, s.fad, s.faq, s.nad, s.naq, now()
+        FROM aplt_stage_stock s JOIN aplt_stage_stock_resolved r ON r.ord = s.ord
+        WHERE s.ord >= ${lo} AND s.ord < ${hi} AND r.reject IS NULL`.execute(trx);
+      return { inserted: Number(res.numAffectedRows ?? 0), updated: 0, unchanged: 0 };
+    },
+    () => compareStagedStock(trx, lo, hi),
+  );
 }
 
 function compareStagedStock(trx: Trx, lo: number, hi: number): Promise<Counts> {

@@ -1,10 +1,11 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ApltDatabase, type PgClient, sql, type Transaction } from '@aplt/db';
+import type { ApltDatabase, PgClient, Transaction } from '@aplt/db';
 import { copyLine, CopySpool, CopyWriter, type Field } from './copy-writer';
 import type { Counts } from './import.repository';
 import type { Parsed } from './mappers/parsed';
 import type { Reject, RunReport } from './run-report';
+import { withSavepoint } from './savepoint';
 import { makeSpoolDir } from './spool-dirs';
 import { stagedRow } from './staged-import.repository';
 
@@ -173,26 +174,28 @@ export async function applyInRanges(
   apply: (lo: number, hi: number) => Promise<Counts>,
   refused: (ord: number, reason: string) => Promise<void>,
 ): Promise<Required<Counts>> {
-  if (hi <= lo) return { inserted: 0, updated: 0, unchanged: 0 };
-  await sql`SAVEPOINT staged_rows`.execute(trx);
-  try {
-    const c = await apply(lo, hi);
-    await sql`RELEASE SAVEPOINT staged_rows`.execute(trx);
-    return { inserted: c.inserted, updated: c.updated, unchanged: c.unchanged ?? 0 };
-  } catch (err) {
-    await sql`ROLLBACK TO SAVEPOINT staged_rows`.execute(trx);
-    await sql`RELEASE SAVEPOINT staged_rows`.execute(trx);
-    if (hi - lo === 1) {
-      await refused(lo, err instanceof Error ? err.message : String(err));
-      return { inserted: 0, updated: 0, unchanged: 0 };
-    }
-  }
-  const mid = lo + Math.floor((hi - lo) / 2);
-  const a = await applyInRanges(trx, lo, mid, apply, refused);
-  const b = await applyInRanges(trx, mid, hi, apply, refused);
-  return {
-    inserted: a.inserted + b.inserted,
-    updated: a.updated + b.updated,
-    unchanged: a.unchanged + b.unchanged,
-  };
+  const none = { inserted: 0, updated: 0, unchanged: 0 };
+  if (hi <= lo) return none;
+  return withSavepoint(
+    trx,
+    'staged_rows',
+    async () => {
+      const c = await apply(lo, hi);
+      return { inserted: c.inserted, updated: c.updated, unchanged: c.unchanged ?? 0 };
+    },
+    async (err) => {
+      if (hi - lo === 1) {
+        await refused(lo, err instanceof Error ? err.message : String(err));
+        return none;
+      }
+      const mid = lo + Math.floor((hi - lo) / 2);
+      const a = await applyInRanges(trx, lo, mid, apply, refused);
+      const b = await applyInRanges(trx, mid, hi, apply, refused);
+      return {
+        inserted: a.inserted + b.inserted,
+        updated: a.updated + b.updated,
+        unchanged: a.unchanged + b.unchanged,
+      };
+    },
+  );
 }
