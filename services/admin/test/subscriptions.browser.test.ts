@@ -327,7 +327,9 @@ describe('the subscriptions pages in Chromium through the real proxy', () => {
     expect(await text('[data-testid="subscription-status"] [data-status]')).toBe('Gepland');
     await shot('subscription-detail');
 
-    await page.click('[data-testid="subscription-edit"]');
+    // A click on the element, not at its coordinates: the detail page may still move (its queries
+    // settle) between finding the link and the mouse click, which then hits something else.
+    await page.$eval('[data-testid="subscription-edit"]', (e) => (e as HTMLElement).click());
     await page.waitForSelector('[data-testid="subscription-edit-page"] input[name="lines.1.description"]');
     expect(await page.$eval('input[name="lines.0.unit_price"]', (e) => (e as HTMLInputElement).value)).toBe(
       '49.50',
