@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import type { ServiceName } from '@aplt/config';
+import { isConnectionReset } from '@aplt/testing';
 
 /**
  * The malformed-input sweep: every route a service registers (read from its own OpenAPI document
@@ -181,8 +182,7 @@ function send(target: SweepTarget, p: Probe): Promise<{ status: number | string;
     });
     req.on('error', (err: NodeJS.ErrnoException) => {
       // A server that answers 413 before reading an oversize body may reset the upload: that is a refusal.
-      if (p.variant === 'oversize' && (err.code === 'EPIPE' || err.code === 'ECONNRESET'))
-        resolve({ status: 413, body: '' });
+      if (p.variant === 'oversize' && isConnectionReset(err)) resolve({ status: 413, body: '' });
       else resolve({ status: `error ${err.code ?? err.message}`, body: '' });
     });
     req.end(body);

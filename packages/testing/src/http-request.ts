@@ -89,8 +89,13 @@ export async function statusOrReset(answer: Promise<HttpResponse>): Promise<numb
   try {
     return (await answer).status;
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ECONNRESET' || code === 'EPIPE') return 'reset';
+    if (isConnectionReset(err)) return 'reset';
     throw err;
   }
 }
+
+/** A request's error saying the server dropped the connection under it (reset, or gone mid-write). */
+export const isConnectionReset = (err: unknown): boolean => {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
+};

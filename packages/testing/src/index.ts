@@ -24,7 +24,7 @@ export { testSecrets, viaProxy } from '@aplt/http/testing';
 export { startTestRedisServer, type TestRedisServer } from './redis-server';
 export { startSmtpSink, type SmtpSink, type ReceivedMail } from './smtp-sink';
 export { startHttpReceiver, type HttpReceiver, type ReceivedRequest } from './http-receiver';
-export { httpRequest, statusOrReset, type HttpResponse } from './http-request';
+export { httpRequest, isConnectionReset, statusOrReset, type HttpResponse } from './http-request';
 export { freePort } from '@aplt/proxy';
 export { startTestProxy, type TestProxy } from './proxy';
 export { launchChromium } from './chromium';
