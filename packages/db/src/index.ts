@@ -48,6 +48,9 @@ export {
   type Transaction,
   type Selectable,
   type Insertable,
+  type KyselyPlugin,
+  type QueryResult,
+  type UnknownRow,
 } from 'kysely';
 export { newId } from './ids';
 export { migrateFleet } from './fleet-migrate';

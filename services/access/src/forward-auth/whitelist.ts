@@ -23,6 +23,8 @@ export class Whitelist {
   private answers = new Map<string, boolean>();
   private loadedAt = 0;
   private loading: Promise<void> | null = null;
+  /** Moves on at every announced change: a reload that read the table before it is not current. */
+  private changes = 0;
 
   constructor(
     private readonly db: AccessDb,
@@ -42,10 +44,11 @@ export class Whitelist {
   /** Reload at the next check, in this process only. */
   reloadSoon(): void {
     this.loadedAt = 0;
+    this.changes++;
   }
 
   async allows(ip: string): Promise<boolean> {
-    if (Date.now() - this.loadedAt > this.ttlMs) await this.reload();
+    while (Date.now() - this.loadedAt > this.ttlMs) await this.reload();
     return this.check(ip);
   }
 
@@ -68,6 +71,7 @@ export class Whitelist {
 
   private reload(): Promise<void> {
     this.loading ??= (async () => {
+      const changes = this.changes;
       const rows = await this.db.selectFrom('access_ip_whitelist').select(['cidr']).execute();
       const next = new BlockList();
       for (const cidr of [...this.staticRanges, ...rows.map((r) => String(r.cidr))]) {
@@ -76,7 +80,8 @@ export class Whitelist {
       }
       this.list = next;
       this.answers = new Map();
-      this.loadedAt = Date.now();
+      // A change announced while the rows were on their way may be missing from them: due again.
+      this.loadedAt = changes === this.changes ? Date.now() : 0;
     })().finally(() => {
       this.loading = null;
     });
