@@ -254,7 +254,7 @@ describe('two replicas per service share their state (issue #18)', () => {
     expect((await validate(replicas.accessB!, cookie)).status).toBe(401);
   });
 
-  it('a whitelist change through one access replica holds on the other at once', async () => {
+  it('a whitelist change through one access replica holds on the other within 1 s', async () => {
     const { cookie, csrf } = await signIn(sendTo(replicas.accessA!.url));
     const anonymous = async () => [
       (await validate(replicas.accessA!)).status,
@@ -269,14 +269,16 @@ describe('two replicas per service share their state (issue #18)', () => {
       body: { cidr: '127.0.0.1/32', note: 'replicas test' },
     });
     expect(added.status, added.text()).toBe(201);
-    expect(await anonymous()).toEqual([200, 200]);
+    // The other replica hears of the change over Redis pub/sub, which is asynchronous: its answer
+    // may race the announcement by a moment (seen once in a full test run: [200, 401]).
+    expect(await within(1000, anonymous, (s) => s.join() === '200,200')).toEqual([200, 200]);
     const removed = await httpRequest(`${replicas.accessB!.url}/api/admin/whitelist/${added.json().id}`, {
       method: 'DELETE',
       host: 'access.localhost',
       headers: { cookie, 'x-csrf-token': csrf.token },
     });
     expect(removed.status, removed.text()).toBe(200);
-    expect(await anonymous()).toEqual([401, 401]);
+    expect(await within(1000, anonymous, (s) => s.join() === '401,401')).toEqual([401, 401]);
   });
 
   it('a license change through one access replica reaches both catalog replicas within 1 s', async () => {
