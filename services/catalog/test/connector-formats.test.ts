@@ -829,6 +829,66 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     for (const r of after) expect(r).toEqual(before.find((b: Row) => b.row === r.row));
   });
 
+  it('print data: technique codes with commas, quotes, braces and backslashes link, and a reject shows its record', async () => {
+    // A position's techniques are staged as array literals: every character that means something
+    // to an array or to COPY must come out as the supplier wrote it.
+    const odd = ['K,1', 'Q"{x}', 'B\\S', 'T\tAB'];
+    const technique = (id: string) => ({
+      id,
+      description: `Techniek ${id}`,
+      pricing_type: 'NumberOfColours',
+      setup: '35,00',
+      var_costs: [{ area_from: '0', area_to: '20', scales: [{ minimum_quantity: '1', price: '0,25' }] }],
+    });
+    const position = (master: string, ...ids: string[]) => ({
+      master_code: master,
+      printing_positions: [
+        {
+          position_id: 'SIDE',
+          max_print_size_width: '20,5',
+          max_print_size_height: '8',
+          printing_techniques: ids.map((id, i) => ({
+            id,
+            default: i === 0,
+            max_colours: i === 0 ? '3' : undefined,
+          })),
+        },
+      ],
+    });
+    await feed06('printdata', {
+      print_techniques: odd.map(technique),
+      products: [position('PF-2001', ...odd), position('PF-2003', 'K,1', 'NO,PE')],
+    });
+    const r = await run('06_printdata');
+    expect(r.run).toMatchObject({ status: 'succeeded', rows_read: 6, rows_rejected: 1 });
+    const links = await sql<{ sku: string; code: string; mc: number | null; def: boolean; area: string }>`
+      SELECT p.sku, t.code, pt.max_colours AS mc, pt.is_default AS def, pp.print_area AS area
+      FROM aplt_product_techniques pt JOIN aplt_print_positions pp ON pp.id = pt.print_position_id
+      JOIN aplt_products p ON p.id = pt.product_id JOIN aplt_techniques t ON t.id = pt.technique_id
+      WHERE pp.position_code = 'SIDE' ORDER BY p.sku, t.code`.execute(aplt.db);
+    expect(links.rows).toEqual(
+      [
+        ...odd.map((c, i) => ({ sku: 'PF-2001-06', code: `06-${c}`, mc: i === 0 ? 3 : null, def: i === 0 })),
+        { sku: 'PF-2003-06', code: '06-K,1', mc: 3, def: true },
+      ]
+        .map((l) => ({ ...l, area: '20.5x8' }))
+        .sort((a, b) => (a.sku + a.code < b.sku + b.code ? -1 : 1)),
+    );
+    // The unknown technique is reported; the position is written with the one that exists.
+    expect(r.rejects.map((x) => [x.key, x.reason])).toEqual([['PF-2003', 'unknown technique 06-NO,PE']]);
+    expect(r.rejects[0]!.raw).toEqual({
+      masterCode: 'PF-2003',
+      positionCode: 'SIDE',
+      positionName: 'SIDE',
+      widthMm: '20.5',
+      heightMm: '8',
+      techniques: [
+        { code: '06-K,1', isDefault: true, maxColours: 3 },
+        { code: '06-NO,PE', isDefault: false },
+      ],
+    });
+  });
+
   it('print data: a position another transaction adds while the run inserts it is updated, not refused', async () => {
     const product = (
       await sql<{ id: string }>`SELECT id::text FROM aplt_products WHERE sku = 'PF-1101-06'`.execute(aplt.db)

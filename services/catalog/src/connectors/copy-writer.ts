@@ -20,6 +20,23 @@ export function copyField(v: Field): string {
   return special.test(s) ? s.replace(/[\\\t\n\r\0]/g, (c) => escapes[c] as string) : s;
 }
 
+/**
+ * A PostgreSQL array literal (`{"a","b",NULL}`), to be passed through copyField like any value:
+ * strings are always quoted (a supplier's code may hold commas, braces or quotes), an absent
+ * element is NULL. Parallel arrays stage a record's list without a JSON round trip.
+ */
+export function arrayLiteral(values: ReadonlyArray<Field>): string {
+  let s = '{';
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (i) s += ',';
+    if (v === null || v === undefined) s += 'NULL';
+    else if (typeof v === 'string') s += `"${v.replace(/[\\"]/g, '\\$&')}"`;
+    else s += String(v);
+  }
+  return s + '}';
+}
+
 /** One row in COPY text format, with its newline. */
 export function copyLine(fields: Field[]): string {
   let line = '';

@@ -1,5 +1,6 @@
 import { type PgClient, sql } from '@aplt/db';
-import type { PrintRow } from './feed-rows';
+import { arrayLiteral, type Field } from './copy-writer';
+import type { PositionRow, PrintRow } from './feed-rows';
 import type { Parsed } from './mappers/parsed';
 import type { RunReport } from './run-report';
 import {
@@ -15,7 +16,7 @@ import {
 import { applyInRanges, reportStagedRejects, stream, type Trx } from './staged-pipeline';
 
 /**
- * Print data: every technique and position record is COPYed to the stage as JSON, then written
+ * Print data: every technique and position record is COPYed to the stage (see printStage), then written
  * set-based: techniques (with their scales and setup cost) in one statement per table, positions
  * resolved at once (unknown products, invalid sizes and unknown techniques to the report) and
  * written with their technique links; a range of positions the database refuses is halved until
@@ -32,8 +33,8 @@ export async function importPrint(
   await createPrintStage(trx);
   await stream(client, copyStatement(printStage), rows, report, (r, ord, rowNumber) =>
     r.type === 'technique'
-      ? [ord, rowNumber, 't', r.row.code, JSON.stringify(r.row)]
-      : [ord, rowNumber, 'p', r.row.masterCode, JSON.stringify(r.row)],
+      ? [ord, rowNumber, 't', r.row.code, ...noPosition, JSON.stringify(r.row)]
+      : [ord, rowNumber, 'p', r.row.masterCode, ...positionFields(r.row), null],
   );
   const stageMs = Math.round(performance.now() - start);
   // Techniques first: positions refer to them. A refused technique fails the run (they are few
@@ -62,4 +63,25 @@ export async function importPrint(
     ),
   );
   return stageMs;
+}
+
+/** A technique record's empty position columns. */
+const noPosition: Field[] = Array.from({ length: 11 }, () => null);
+
+/** A position record's typed stage columns, code to t_h (printStage). */
+function positionFields(p: PositionRow): Field[] {
+  const t = p.techniques;
+  return [
+    p.positionCode,
+    p.positionName,
+    p.widthMm,
+    p.heightMm,
+    p.rotation,
+    p.points === undefined || p.points === null ? null : JSON.stringify(p.points),
+    arrayLiteral(t.map((x) => x.code)),
+    arrayLiteral(t.map((x) => x.isDefault)),
+    arrayLiteral(t.map((x) => x.maxColours)),
+    arrayLiteral(t.map((x) => x.widthMm)),
+    arrayLiteral(t.map((x) => x.heightMm)),
+  ];
 }

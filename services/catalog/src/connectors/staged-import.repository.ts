@@ -560,17 +560,37 @@ async function writeStagedPrices(trx: Trx, lo: number, hi: number, mode: NewRows
 }
 
 /**
- * Print-data feeds: one staged row per technique or position record, its normalised row as JSON
- * (`kind` t or p). Techniques are few; positions are one or more per product.
+ * Print-data feeds: one staged row per technique or position record (`kind` t or p). A position is
+ * staged in typed columns, its techniques as parallel arrays (code, default, colours, size), so
+ * neither side builds or parses JSON per record; the few technique records keep their normalised
+ * row as JSON (`body`), scales and all.
  */
 export const printStage = {
   table: 'aplt_stage_print',
-  columns: ['ord', 'row_number', 'kind', 'key', 'body'],
+  columns: [
+    'ord',
+    'row_number',
+    'kind',
+    'key',
+    'code',
+    'name',
+    'w',
+    'h',
+    'rot',
+    'points',
+    't_codes',
+    't_default',
+    't_colours',
+    't_w',
+    't_h',
+    'body',
+  ],
 };
 
 export async function createPrintStage(trx: Trx): Promise<void> {
   await sql`CREATE TEMP TABLE aplt_stage_print (ord int PRIMARY KEY, row_number int NOT NULL, kind char(1) NOT NULL,
-    key text, body jsonb NOT NULL) ON COMMIT DROP`.execute(trx);
+    key text, code text, name text, w numeric, h numeric, rot numeric, points jsonb, t_codes text[], t_default boolean[],
+    t_colours int[], t_w numeric[], t_h numeric[], body jsonb) ON COMMIT DROP`.execute(trx);
 }
 
 /**
@@ -631,6 +651,21 @@ export async function applyStagedTechniques(trx: Trx, supplier: string): Promise
   return res.rows[0] ?? { inserted: 0, updated: 0, unchanged: 0 };
 }
 
+/** A staged position's techniques, one row each in feed order (`t.i`); `s` names the staged row. */
+const stagedTechniques = sql`unnest(s.t_codes, s.t_default, s.t_colours, s.t_w, s.t_h) WITH ORDINALITY
+  AS t(code, def, mc, w, h, i)`;
+
+/**
+ * A staged position record as the reject report shows it: the normalised row as the mapper gave it
+ * (sizes as their decimal text, absent values left out).
+ */
+const stagedPositionRaw = sql`jsonb_strip_nulls(jsonb_build_object('masterCode', s.key, 'positionCode', s.code,
+    'positionName', s.name, 'widthMm', s.w::text, 'heightMm', s.h::text, 'rotation', s.rot::text))
+  || jsonb_build_object('techniques', coalesce((SELECT jsonb_agg(jsonb_strip_nulls(jsonb_build_object('code', t.code,
+    'isDefault', t.def, 'maxColours', t.mc, 'widthMm', t.w::text, 'heightMm', t.h::text)) ORDER BY t.i)
+    FROM ${stagedTechniques}), '[]'::jsonb))
+  || CASE WHEN s.points IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('points', s.points) END`;
+
 /**
  * Positions of the staged feed resolved at once: records of one product and position code are
  * merged (the first record's values, the techniques of all, the first mention of a technique
@@ -641,37 +676,35 @@ export async function applyStagedTechniques(trx: Trx, supplier: string): Promise
 export async function resolveStagedPositions(trx: Trx, supplier: string): Promise<void> {
   await sql`
     CREATE TEMP TABLE aplt_stage_positions_rec ON COMMIT DROP AS
-    SELECT s.ord, s.row_number, s.key, r.*, p.id AS product_id,
+    SELECT s.ord, s.row_number, s.key, p.id AS product_id,
       CASE WHEN p.id IS NULL THEN 'unknown product: no product of this supplier has this master code'
-        WHEN r."widthMm" <= 0 OR r."heightMm" <= 0 THEN 'invalid print size: width and height must be above 0'
+        WHEN s.w <= 0 OR s.h <= 0 THEN 'invalid print size: width and height must be above 0'
         WHEN u.codes IS NOT NULL THEN 'unknown technique ' || u.codes END AS reject,
-      p.id IS NOT NULL AND NOT coalesce(r."widthMm" <= 0 OR r."heightMm" <= 0, false) AS writable
+      p.id IS NOT NULL AND NOT coalesce(s.w <= 0 OR s.h <= 0, false) AS writable
     FROM aplt_stage_print s
-    CROSS JOIN LATERAL jsonb_to_record(s.body) AS r("masterCode" text, "positionCode" text, "positionName" text,
-      "widthMm" numeric, "heightMm" numeric, rotation numeric, points jsonb, techniques jsonb)
-    LEFT JOIN aplt_products p ON p.supplier_code = ${supplier} AND p.supplier_sku = r."masterCode"
-    LEFT JOIN LATERAL (SELECT string_agg(DISTINCT t.code, ', ') AS codes FROM jsonb_to_recordset(r.techniques) AS t(code text)
+    LEFT JOIN aplt_products p ON p.supplier_code = ${supplier} AND p.supplier_sku = s.key
+    LEFT JOIN LATERAL (SELECT string_agg(DISTINCT t.code, ', ') AS codes FROM unnest(s.t_codes) AS t(code)
       WHERE NOT EXISTS (SELECT 1 FROM aplt_techniques x WHERE x.code = t.code)) u ON true
     WHERE s.kind = 'p'`.execute(trx);
   await sql`
     CREATE TEMP TABLE aplt_stage_positions ON COMMIT DROP AS
     SELECT row_number() OVER (ORDER BY ord)::int - 1 AS gid, * FROM (
-      SELECT DISTINCT ON (product_id, "positionCode") ord, row_number, key, product_id, "positionCode" AS code,
-        "positionName" AS name, "widthMm" AS w, "heightMm" AS h, rotation AS rot, points
-      FROM aplt_stage_positions_rec WHERE writable ORDER BY product_id, "positionCode", ord
+      SELECT DISTINCT ON (r.product_id, s.code) s.ord, s.row_number, s.key, r.product_id, s.code, s.name, s.w, s.h,
+        s.rot, s.points
+      FROM aplt_stage_positions_rec r JOIN aplt_stage_print s ON s.ord = r.ord
+      WHERE r.writable ORDER BY r.product_id, s.code, s.ord
     ) f`.execute(trx);
   await sql`
     CREATE TEMP TABLE aplt_stage_position_links ON COMMIT DROP AS
-    SELECT DISTINCT ON (r.product_id, r."positionCode", x.id) r.product_id, r."positionCode" AS code, x.id AS technique_id,
-      t."maxColours" AS mc, coalesce(t."isDefault", false) AS def, t."widthMm" AS w, t."heightMm" AS h
-    FROM aplt_stage_positions_rec r
-    CROSS JOIN LATERAL jsonb_to_recordset(r.techniques) AS t(code text, "isDefault" boolean, "maxColours" int,
-      "widthMm" numeric, "heightMm" numeric)
+    SELECT DISTINCT ON (r.product_id, s.code, x.id) r.product_id, s.code, x.id AS technique_id, t.mc,
+      coalesce(t.def, false) AS def, t.w, t.h
+    FROM aplt_stage_positions_rec r JOIN aplt_stage_print s ON s.ord = r.ord
+    CROSS JOIN LATERAL ${stagedTechniques}
     JOIN aplt_techniques x ON x.code = t.code
-    WHERE r.writable ORDER BY r.product_id, r."positionCode", x.id, r.ord`.execute(trx);
+    WHERE r.writable ORDER BY r.product_id, s.code, x.id, s.ord, t.i`.execute(trx);
   await sql`CREATE INDEX ON aplt_stage_positions (gid)`.execute(trx);
   await sql`CREATE INDEX ON aplt_stage_position_links (product_id, code)`.execute(trx);
-  // Statistics of the columns the writes join and filter on (not of the staged JSON).
+  // Statistics of the columns the writes join and filter on.
   await sql`ANALYZE aplt_stage_positions (gid, product_id, code), aplt_stage_position_links (product_id, code),
     aplt_stage_positions_rec (ord, reject)`.execute(trx);
 }
@@ -682,7 +715,7 @@ export async function stagedPositionRejects(
   limit: number,
 ): Promise<Array<{ ord: number; row_number: number; key: string; reason: string; raw: unknown }>> {
   const res = await sql<{ ord: number; row_number: number; key: string; reason: string; raw: unknown }>`
-    SELECT r.ord, r.row_number, coalesce(r.key, r."masterCode") AS key, r.reject AS reason, s.body AS raw
+    SELECT r.ord, r.row_number, r.key, r.reject AS reason, ${stagedPositionRaw} AS raw
     FROM aplt_stage_positions_rec r JOIN aplt_stage_print s ON s.ord = r.ord
     WHERE r.reject IS NOT NULL AND r.ord > ${afterOrd} ORDER BY r.ord LIMIT ${limit}`.execute(trx);
   return res.rows;
@@ -694,7 +727,7 @@ export async function stagedPosition(
   gid: number,
 ): Promise<{ row_number: number; key: string; raw: unknown } | undefined> {
   const res = await sql<{ row_number: number; key: string; raw: unknown }>`
-    SELECT p.row_number, coalesce(p.key, s.body->>'masterCode') AS key, s.body AS raw
+    SELECT p.row_number, p.key, ${stagedPositionRaw} AS raw
     FROM aplt_stage_positions p JOIN aplt_stage_print s ON s.ord = p.ord WHERE p.gid = ${gid}`.execute(trx);
   return res.rows[0];
 }
