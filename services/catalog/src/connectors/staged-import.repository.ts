@@ -676,15 +676,22 @@ const stagedPositionRaw = sql`jsonb_strip_nulls(jsonb_build_object('masterCode',
 export async function resolveStagedPositions(trx: Trx, supplier: string): Promise<void> {
   await sql`
     CREATE TEMP TABLE aplt_stage_positions_rec ON COMMIT DROP AS
+    WITH unknown AS (
+      -- The feed's technique codes that no technique has, found once for the whole feed (usually
+      -- none), so a record needs no lookup and sort of its own unless it names one of them.
+      SELECT coalesce(array_agg(d.code), '{}') AS codes
+      FROM (SELECT DISTINCT unnest(t_codes) AS code FROM aplt_stage_print WHERE kind = 'p') d
+      WHERE NOT EXISTS (SELECT 1 FROM aplt_techniques x WHERE x.code = d.code)
+    )
     SELECT s.ord, s.row_number, s.key, p.id AS product_id,
       CASE WHEN p.id IS NULL THEN 'unknown product: no product of this supplier has this master code'
         WHEN s.w <= 0 OR s.h <= 0 THEN 'invalid print size: width and height must be above 0'
-        WHEN u.codes IS NOT NULL THEN 'unknown technique ' || u.codes END AS reject,
+        WHEN s.t_codes && u.codes THEN 'unknown technique '
+          || (SELECT string_agg(DISTINCT t.code, ', ') FROM unnest(s.t_codes) AS t(code) WHERE t.code = ANY (u.codes))
+        END AS reject,
       p.id IS NOT NULL AND NOT coalesce(s.w <= 0 OR s.h <= 0, false) AS writable
-    FROM aplt_stage_print s
+    FROM aplt_stage_print s CROSS JOIN unknown u
     LEFT JOIN aplt_products p ON p.supplier_code = ${supplier} AND p.supplier_sku = s.key
-    LEFT JOIN LATERAL (SELECT string_agg(DISTINCT t.code, ', ') AS codes FROM unnest(s.t_codes) AS t(code)
-      WHERE NOT EXISTS (SELECT 1 FROM aplt_techniques x WHERE x.code = t.code)) u ON true
     WHERE s.kind = 'p'`.execute(trx);
   await sql`
     CREATE TEMP TABLE aplt_stage_positions ON COMMIT DROP AS
