@@ -497,6 +497,49 @@ describe('aplt integrity rules enforced by the database', () => {
     }
   });
 
+  it('re-indexes a product for search only when the text of its document changes', async () => {
+    const aplt = await createTestPgDatabase('aplt');
+    const db = aplt.db;
+    const refresh = async (q: Kysely<ApltDatabase> = db) =>
+      (await sql<{ n: number }>`select aplt_refresh_product_search() as n`.execute(q)).rows[0]!.n;
+    const state = async () =>
+      (
+        await sql<{ sku: string; source: string; seen: string; text: string }>`
+          select p.sku, p.search_source_at::text as source, s.source_updated_at::text as seen, s.search_text as text
+          from aplt_products p join aplt_product_search s on s.product_id = p.id order by p.sku`.execute(db)
+      ).rows;
+    try {
+      await sql`insert into aplt_suppliers (code, name) values ('01', 'Supplier one')`.execute(db);
+      await sql`insert into aplt_products (sku, supplier_code, name_nl) values ('100-01', '01', 'Pen'), ('200-01', '01', 'Mok')`.execute(
+        db,
+      );
+      expect(await refresh()).toBe(2);
+      const indexed = await state();
+      expect(indexed.map((r) => r.seen)).toEqual(indexed.map((r) => r.source));
+
+      // What a price run writes, and a form saved with the same name: no candidate for the refresh.
+      await sql`update aplt_products set retail_price_100 = 1.25, purchase_price = 0.8`.execute(db);
+      await sql`update aplt_products set name_nl = 'Pen', brand = null where sku = '100-01'`.execute(db);
+      expect(await refresh()).toBe(0);
+      expect(await state()).toEqual(indexed);
+
+      // Renamed twice in one transaction with a refresh after each: both renames are seen.
+      await db.transaction().execute(async (trx) => {
+        await sql`update aplt_products set name_nl = 'Balpen' where sku = '100-01'`.execute(trx);
+        expect(await refresh(trx)).toBe(1);
+        await sql`update aplt_products set name_nl = 'Vulpen' where sku = '100-01'`.execute(trx);
+        expect(await refresh(trx)).toBe(1);
+      });
+      const renamed = await state();
+      expect(renamed.map((r) => r.text.trim())).toEqual(['100-01 vulpen', '200-01 mok']);
+      expect(renamed[0]!.seen).toBe(renamed[0]!.source);
+      expect(renamed[0]!.source > indexed[0]!.source).toBe(true);
+      expect(renamed[1]).toEqual(indexed[1]);
+    } finally {
+      await aplt.drop();
+    }
+  });
+
   it('refuses supplier codes that are not two digits', async () => {
     const aplt = await createTestPgDatabase('aplt');
     try {
@@ -508,6 +551,49 @@ describe('aplt integrity rules enforced by the database', () => {
       }
     } finally {
       await aplt.drop();
+    }
+  });
+});
+
+describe('aplt 0517: search documents from before search_source_at', () => {
+  it('keeps the documents that are current, without rebuilding them', async () => {
+    const { pg } = testServers();
+    const name = uniqueName('m_0517');
+    await ensurePgDatabase(pg, name);
+    const db = createPgDb({ ...pg, database: name }, { max: 1 });
+    try {
+      const before = Object.fromEntries(Object.entries(migrationsOf('aplt')).filter(([n]) => n < '0517'));
+      const migrated = await new Migrator({
+        db,
+        provider: { getMigrations: async () => before },
+        migrationTableName: 'kysely_migration',
+        migrationLockTableName: 'kysely_migration_lock',
+        allowUnorderedMigrations: true,
+      }).migrateToLatest();
+      expect(migrated.error).toBeUndefined();
+      await sql`insert into aplt_suppliers (code, name) values ('01', 'Supplier one')`.execute(db);
+      await sql`insert into aplt_products (sku, supplier_code, name_nl) values ('100-01', '01', 'Pen'), ('200-01', '01', 'Mok')`.execute(
+        db,
+      );
+      await sql`select aplt_refresh_product_search()`.execute(db);
+      // One document went stale before the upgrade (a rename nobody refreshed yet).
+      await sql`update aplt_products set name_nl = 'Vaas' where sku = '200-01'`.execute(db);
+      const indexedAt = async (current = sql`s.source_updated_at = p.search_source_at`) =>
+        (
+          await sql<{ sku: string; at: string; text: string; current: boolean }>`
+            select p.sku, s.indexed_at::text as at, trim(s.search_text) as text, ${current} as current
+            from aplt_products p join aplt_product_search s on s.product_id = p.id order by p.sku`.execute(db)
+        ).rows;
+      const old = await indexedAt(sql`null`);
+
+      expect(await migrateToLatest(db, 'aplt')).toContain('0517_catalog_search_source_changes');
+      const now = await indexedAt();
+      expect(now[0]).toMatchObject({ at: old[0]!.at, text: '100-01 pen', current: true });
+      expect(now[1]).toMatchObject({ text: '200-01 vaas', current: true });
+      expect(now[1]!.at > old[1]!.at).toBe(true);
+    } finally {
+      await db.destroy();
+      await dropPgDatabase(pg, name);
     }
   });
 });

@@ -319,10 +319,12 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
       );
     expect(await store('zephyr')).toEqual(['PF-2001-06']);
     expect(await store('beschrijving xylofoon')).toEqual(['PF-2003-06']);
-    // A price run changes the product rows but not their text: nothing is re-indexed.
+    // A price run changes the product rows but not their text: the refresh does not even look at
+    // their documents (neither indexed_at nor source_updated_at moves).
     const indexedAt = async () =>
       (
-        await sql<Row>`SELECT s.indexed_at::text AS at FROM aplt_product_search s JOIN aplt_products p ON p.id = s.product_id
+        await sql<Row>`SELECT s.indexed_at::text || ' ' || s.source_updated_at::text AS at
+          FROM aplt_product_search s JOIN aplt_products p ON p.id = s.product_id
           WHERE p.sku = 'PF-2001-06'`.execute(aplt.db)
       ).rows[0]!.at;
     const before = await indexedAt();

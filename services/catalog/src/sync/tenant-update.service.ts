@@ -41,9 +41,10 @@ export async function copyCatalog(
   await target.transaction().execute(async (trx) => {
     await repo.beginCopy(trx);
     for (const table of catalogTables) {
-      // VAT codes are the tenant's own (its bookkeeping), so a product keeps the tenant's choice.
+      // VAT codes are the tenant's own (its bookkeeping), so a product keeps the tenant's choice;
+      // search_source_at belongs to the tenant's own search index (its trigger keeps it).
       const cols = (await repo.writableColumns(trx, table)).filter(
-        (c) => !(table === 'aplt_products' && c === 'vat_code_id'),
+        (c) => !(table === 'aplt_products' && (c === 'vat_code_id' || c === 'search_source_at')),
       );
       // A category may point at a parent with a higher id: parents are linked after all are in.
       const isCategory = table === 'aplt_categories';

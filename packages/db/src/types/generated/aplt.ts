@@ -923,6 +923,10 @@ export interface ApltProducts {
    */
   retail_price_100: Numeric | null;
   /**
+   * When the text of the search document (sku, names, brand, material, descriptions) last changed; set by a trigger, compared by aplt_refresh_product_search().
+   */
+  search_source_at: Generated<Timestamp>;
+  /**
    * Base SKU, shape NNN-NN (unique across products and variants through aplt_skus).
    */
   sku: string;
