@@ -540,6 +540,56 @@ describe('aplt integrity rules enforced by the database', () => {
     }
   });
 
+  it('clears a products-feed fingerprint when anyone but the products run changes the product or its variants', async () => {
+    const aplt = await createTestPgDatabase('aplt');
+    const db = aplt.db;
+    const fp = '00000000-0000-4000-8000-000000000001';
+    const fingerprinted = async () =>
+      (
+        await sql<{
+          sku: string;
+        }>`select sku from aplt_products where feed_fingerprint is not null order by sku`.execute(db)
+      ).rows.map((r) => r.sku);
+    const stamp = () => sql`update aplt_products set feed_fingerprint = ${fp}::uuid`.execute(db);
+    try {
+      await sql`insert into aplt_suppliers (code, name) values ('01', 'Supplier one')`.execute(db);
+      await sql`insert into aplt_products (sku, supplier_code, name_nl, feed_fingerprint)
+        values ('100-01', '01', 'Pen', ${fp}::uuid), ('200-01', '01', 'Mok', ${fp}::uuid)`.execute(db);
+      await sql`insert into aplt_product_variants (product_id, sku) select id, sku || '.001' from aplt_products`.execute(
+        db,
+      );
+      expect(await fingerprinted()).toEqual([]); // the variants were written by someone else
+      await stamp();
+      // Columns the feed does not give, or a fed column set to its own value: kept.
+      await sql`update aplt_products set retail_price_100 = 2, name_nl = 'Pen' where sku = '100-01'`.execute(
+        db,
+      );
+      expect(await fingerprinted()).toEqual(['100-01', '200-01']);
+      await sql`update aplt_products set images = '["a.jpg"]' where sku = '100-01'`.execute(db);
+      expect(await fingerprinted()).toEqual(['200-01']);
+      await sql`update aplt_product_variants set color_name = 'Rood' where sku = '200-01.001'`.execute(db);
+      expect(await fingerprinted()).toEqual([]);
+      // The run itself: a new fingerprint with the new values, then its variants.
+      await db.transaction().execute(async (trx) => {
+        await sql`select set_config('aplt.feed_fingerprints', 'writing', true)`.execute(trx);
+        await sql`update aplt_products set name_nl = name_nl || '!', feed_fingerprint = ${fp}::uuid`.execute(
+          trx,
+        );
+        await sql`update aplt_product_variants set color_name = 'Blauw'`.execute(trx);
+        await sql`insert into aplt_product_variants (product_id, sku) select id, sku || '.002' from aplt_products`.execute(
+          trx,
+        );
+      });
+      expect(await fingerprinted()).toEqual(['100-01', '200-01']);
+      await sql`delete from aplt_product_variants where sku = '100-01.002'`.execute(db);
+      expect(await fingerprinted()).toEqual(['200-01']);
+      await sql`truncate aplt_product_variants cascade`.execute(db);
+      expect(await fingerprinted()).toEqual([]);
+    } finally {
+      await aplt.drop();
+    }
+  });
+
   it('refuses supplier codes that are not two digits', async () => {
     const aplt = await createTestPgDatabase('aplt');
     try {

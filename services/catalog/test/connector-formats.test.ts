@@ -342,6 +342,71 @@ describe('connector feed formats (file paths, streamed parsers, batched upserts)
     expect(await store('zephyr')).toEqual([]);
   });
 
+  it('skips a products record it wrote last time, unless the product, its variants or its categories changed since', async () => {
+    const records = [pf('PF-4001', 'Pen Alpha'), pf('PF-4002', 'Mok Beta', { category_code: 'pf-later' })];
+    await feed06('products', records);
+    expect((await run('06_products')).run).toMatchObject({ status: 'succeeded', rows_inserted: 2 });
+    const state = async () =>
+      (
+        await sql<Row>`SELECT p.sku, p.name_nl, p.feed_fingerprint IS NOT NULL AS fingerprinted,
+            (SELECT string_agg(v.sku || ' ' || coalesce(v.color_name, '-'), ', ' ORDER BY v.sku)
+             FROM aplt_product_variants v WHERE v.product_id = p.id) AS variants,
+            (SELECT string_agg(c.code, ', ') FROM aplt_category_mappings m JOIN aplt_categories c ON c.id = m.category_id
+             WHERE m.product_id = p.id) AS categories
+          FROM aplt_products p WHERE p.sku IN ('PF-4001-06', 'PF-4002-06') ORDER BY p.sku`.execute(aplt.db)
+      ).rows;
+    const imported = await state();
+    expect(imported).toEqual([
+      {
+        sku: 'PF-4001-06',
+        name_nl: 'Pen Alpha',
+        fingerprinted: true,
+        variants: 'PF-4001-06.01 Zwart',
+        categories: null,
+      },
+      {
+        sku: 'PF-4002-06',
+        name_nl: 'Mok Beta',
+        fingerprinted: true,
+        variants: 'PF-4002-06.01 Zwart',
+        categories: null,
+      },
+    ]);
+    const again = () => run('06_products').then((r) => r.run);
+    expect(await again()).toMatchObject({ rows_inserted: 0, rows_updated: 0, metadata: { unchanged: 2 } });
+
+    // Edited by hand between two runs: the product's name, the other's variant. The unchanged feed
+    // writes both back, as it did before records were skipped.
+    await sql`UPDATE aplt_products SET name_nl = 'Met de hand' WHERE sku = 'PF-4001-06'`.execute(aplt.db);
+    await sql`UPDATE aplt_product_variants SET color_name = 'Rood' WHERE sku = 'PF-4002-06.01'`.execute(
+      aplt.db,
+    );
+    expect(await again()).toMatchObject({ rows_updated: 2, metadata: { unchanged: 0 } });
+    expect(await state()).toEqual(imported);
+    // A deleted variant comes back; a category created since gets its product though its record is unchanged.
+    await sql`DELETE FROM aplt_product_variants WHERE sku = 'PF-4001-06.01'`.execute(aplt.db);
+    await sql`INSERT INTO aplt_categories (code, slug, name_nl) VALUES ('pf-later', 'pf-later', 'Later')`.execute(
+      aplt.db,
+    );
+    expect(await again()).toMatchObject({ rows_updated: 1, metadata: { unchanged: 1 } });
+    expect(await state()).toEqual([imported[0], { ...imported[1], categories: 'pf-later' }]);
+    expect(await again()).toMatchObject({ rows_updated: 0, metadata: { unchanged: 2 } });
+
+    // Only a variant changed in the feed: it is written, and then the record is skipped again.
+    await feed06('products', [
+      records[0],
+      pf('PF-4002', 'Mok Beta', {
+        category_code: 'pf-later',
+        variants: [
+          { variant_id: 'PF-4002-v', sku: 'PF-4002-01', color_code: '01', color_description: 'Blauw' },
+        ],
+      }),
+    ]);
+    expect(await again()).toMatchObject({ rows_updated: 1, metadata: { unchanged: 1 } });
+    expect((await state())[1]).toMatchObject({ variants: 'PF-4002-06.01 Blauw', fingerprinted: true });
+    expect(await again()).toMatchObject({ rows_updated: 0, metadata: { unchanged: 2 } });
+  });
+
   it('stock: unknown SKUs (set-based) and repeated SKUs (while staging) are rejected, unchanged rows are not rewritten', async () => {
     const stock = (qty: number, more: object[] = []) => ({
       stock: [

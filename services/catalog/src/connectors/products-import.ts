@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { PgClient } from '@aplt/db';
-import type { Field } from './copy-writer';
+import { copyLine, type Field } from './copy-writer';
 import type { ProductRow } from './feed-rows';
 import { country, gtin, nz, productSku, variantSku } from './import.repository';
 import type { Parsed } from './mappers/parsed';
@@ -8,12 +9,30 @@ import {
   applyStagedProducts,
   copyStatement,
   createProductStage,
+  feedFingerprints,
+  mapConnectorCategories,
   productStage,
 } from './staged-import.repository';
 import { applyInRanges, refusedRow, streamInChunks, type Trx } from './staged-pipeline';
 
 /**
- * Products: the feed is parsed and spooled in chunks; each chunk is COPYed to the stage and
+ * The fingerprint of a record as staged (its fields after ord and row number): the first 128 bits
+ * of a SHA-256, as a uuid. The version changes when what a record is compared on changes, so that
+ * every product is compared again once.
+ */
+const FINGERPRINT_VERSION = '1';
+function fingerprint(fields: Field[]): string {
+  const hex = createHash('sha256')
+    .update(FINGERPRINT_VERSION)
+    .update(copyLine(fields.slice(2)))
+    .digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/**
+ * Products: a record whose fingerprint is the one its product carries (it wrote the product and
+ * its variants as they are, and nobody changed them since: migration 0518) is counted unchanged
+ * and never staged. The rest of the feed is parsed and spooled in chunks; each chunk is COPYed to the stage and
  * written set-based on the server while the next chunk is parsed. The search documents are not
  * computed here: the run's one refresh after the feed indexes every product it wrote in a single
  * statement, whose to_tsvector work Postgres spreads over parallel workers (a refresh per chunk
@@ -30,7 +49,8 @@ export async function importProducts(
 ): Promise<{ feedMs: number }> {
   const start = performance.now();
   await createProductStage(trx);
-  // Our SKU of every staged product -> its feed row: a second record for it is reported, the first counts.
+  const known = await feedFingerprints(trx, supplier);
+  // Our SKU of every product of the feed -> its feed row: a second record for it is reported, the first counts.
   const seen = new Map<string, number>();
   const { readAt } = await streamInChunks(
     client,
@@ -48,7 +68,11 @@ export async function importProducts(
           raw: r,
         };
       seen.set(sku, rowNumber);
-      return productFields(ord, rowNumber, sku, r);
+      const fields = productFields(ord, rowNumber, sku, r);
+      const fp = fingerprint(fields);
+      if (known.get(sku) === fp) return 'unchanged';
+      fields.push(fp);
+      return fields;
     },
     chunkRows,
     async (lo, hi) => {
@@ -63,6 +87,8 @@ export async function importProducts(
       );
     },
   );
+  known.clear();
+  await mapConnectorCategories(trx, [...seen.keys()]);
   seen.clear();
   return { feedMs: Math.round(readAt - start) };
 }

@@ -94,6 +94,7 @@ export const productStage = {
     'image_url',
     'images',
     'variants',
+    'fingerprint',
   ],
 };
 
@@ -109,7 +110,7 @@ export async function createProductStage(trx: Trx): Promise<void> {
   await sql`CREATE TEMP TABLE aplt_stage_products (ord int PRIMARY KEY, row_number int NOT NULL, sku text NOT NULL,
     supplier_sku text NOT NULL, name_nl text, name_en text, name_de text, d_nl text, d_en text, d_de text, brand text,
     material text, dimensions text, country char(2), category text, printable boolean, positions int, image_url text,
-    images jsonb, variants json) ON COMMIT DROP`.execute(trx);
+    images jsonb, variants json, fingerprint uuid NOT NULL) ON COMMIT DROP`.execute(trx);
 }
 
 export async function createStockStage(trx: Trx): Promise<void> {
@@ -121,10 +122,24 @@ const productCols = sql`name_nl, name_en, name_de, description_nl, description_e
   dimensions, country_of_origin, supplier_category_code, printable, number_of_print_positions, image_url, images`;
 
 /**
- * Products with ord in [lo, hi) from the stage into aplt_products, their variants and connector
- * category mappings, set-based. Unchanged products and variants are dropped by an anti-join
- * before the INSERT, and the ON CONFLICT guard repeats the comparison for a row that a concurrent
- * writer made equal in the meantime; neither is rewritten.
+ * The feed fingerprint of every product of `supplier` that has one (migration 0518): our SKU ->
+ * the hash of the record that last wrote it. Marks the transaction as the products run, so that
+ * the run's own variant writes keep the fingerprints it writes.
+ */
+export async function feedFingerprints(trx: Trx, supplier: string): Promise<Map<string, string>> {
+  await sql`SELECT set_config('aplt.feed_fingerprints', 'writing', true)`.execute(trx);
+  const res = await sql<{ sku: string; fp: string }>`
+    SELECT sku, feed_fingerprint::text AS fp FROM aplt_products
+    WHERE supplier_code = ${supplier} AND feed_fingerprint IS NOT NULL`.execute(trx);
+  return new Map(res.rows.map((r) => [r.sku, r.fp]));
+}
+
+/**
+ * Products with ord in [lo, hi) from the stage into aplt_products and their variants, set-based.
+ * Unchanged products and variants are dropped by an anti-join before the INSERT, and the ON
+ * CONFLICT guard repeats the comparison for a row that a concurrent writer made equal in the
+ * meantime; neither is rewritten. A product row whose columns are equal but whose fingerprint is
+ * not (its variants changed, or it had none) is written for the fingerprint.
  */
 export async function applyStagedProducts(
   trx: Trx,
@@ -138,27 +153,28 @@ export async function applyStagedProducts(
       WHERE s.ord >= ${lo} AND s.ord < ${hi} AND (e.id IS NULL
         OR (e.name_nl, e.name_en, e.name_de, e.description_nl, e.description_en, e.description_de, e.brand, e.material,
             e.dimensions, e.country_of_origin, e.supplier_category_code, e.printable, e.number_of_print_positions,
-            e.image_url, e.images)
+            e.image_url, e.images, e.feed_fingerprint)
           IS DISTINCT FROM (s.name_nl, s.name_en, s.name_de, s.d_nl, s.d_en, s.d_de, s.brand, s.material, s.dimensions,
-            s.country, s.category, s.printable, s.positions, s.image_url, s.images))
+            s.country, s.category, s.printable, s.positions, s.image_url, s.images, s.fingerprint))
     ), written AS (
-      INSERT INTO aplt_products AS p (sku, supplier_code, supplier_sku, ${productCols}, last_imported_at)
+      INSERT INTO aplt_products AS p (sku, supplier_code, supplier_sku, ${productCols}, feed_fingerprint, last_imported_at)
       SELECT c.sku, ${supplier}, c.supplier_sku, c.name_nl, c.name_en, c.name_de, c.d_nl, c.d_en, c.d_de, c.brand,
-        c.material, c.dimensions, c.country, c.category, c.printable, c.positions, c.image_url, c.images, now()
+        c.material, c.dimensions, c.country, c.category, c.printable, c.positions, c.image_url, c.images, c.fingerprint,
+        now()
       -- No ORDER BY: sorting the wide rows spilled to disk; the stage is read in feed order anyway.
       FROM changed c
-      ON CONFLICT (sku) DO UPDATE SET (${productCols}, last_imported_at) = (EXCLUDED.name_nl, EXCLUDED.name_en,
-        EXCLUDED.name_de, EXCLUDED.description_nl, EXCLUDED.description_en, EXCLUDED.description_de, EXCLUDED.brand,
-        EXCLUDED.material, EXCLUDED.dimensions, EXCLUDED.country_of_origin, EXCLUDED.supplier_category_code,
-        EXCLUDED.printable, EXCLUDED.number_of_print_positions, EXCLUDED.image_url, EXCLUDED.images,
-        EXCLUDED.last_imported_at)
+      ON CONFLICT (sku) DO UPDATE SET (${productCols}, feed_fingerprint, last_imported_at) = (EXCLUDED.name_nl,
+        EXCLUDED.name_en, EXCLUDED.name_de, EXCLUDED.description_nl, EXCLUDED.description_en, EXCLUDED.description_de,
+        EXCLUDED.brand, EXCLUDED.material, EXCLUDED.dimensions, EXCLUDED.country_of_origin,
+        EXCLUDED.supplier_category_code, EXCLUDED.printable, EXCLUDED.number_of_print_positions, EXCLUDED.image_url,
+        EXCLUDED.images, EXCLUDED.feed_fingerprint, EXCLUDED.last_imported_at)
       WHERE (p.name_nl, p.name_en, p.name_de, p.description_nl, p.description_en, p.description_de, p.brand, p.material,
           p.dimensions, p.country_of_origin, p.supplier_category_code, p.printable, p.number_of_print_positions,
-          p.image_url, p.images)
+          p.image_url, p.images, p.feed_fingerprint)
         IS DISTINCT FROM (EXCLUDED.name_nl, EXCLUDED.name_en, EXCLUDED.name_de, EXCLUDED.description_nl,
           EXCLUDED.description_en, EXCLUDED.description_de, EXCLUDED.brand, EXCLUDED.material, EXCLUDED.dimensions,
           EXCLUDED.country_of_origin, EXCLUDED.supplier_category_code, EXCLUDED.printable,
-          EXCLUDED.number_of_print_positions, EXCLUDED.image_url, EXCLUDED.images)
+          EXCLUDED.number_of_print_positions, EXCLUDED.image_url, EXCLUDED.images, EXCLUDED.feed_fingerprint)
       RETURNING (xmax = 0) AS inserted
     )
     SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated
@@ -188,18 +204,24 @@ export async function applyStagedProducts(
     WHERE (v.supplier_sku, v.supplier_variant_id, v.color_name, v.color_group, v.pms_color, v.gtin, v.plc_status)
       IS DISTINCT FROM (EXCLUDED.supplier_sku, EXCLUDED.supplier_variant_id, EXCLUDED.color_name,
         EXCLUDED.color_group, EXCLUDED.pms_color, EXCLUDED.gtin, EXCLUDED.plc_status)`.execute(trx);
-  // Supplier category codes that match one of our categories become connector mappings.
+  const r = res.rows[0] ?? { inserted: 0, updated: 0 };
+  return { inserted: r.inserted, updated: r.updated, unchanged: hi - lo - r.inserted - r.updated };
+}
+
+/**
+ * Supplier category codes that match one of our categories become connector mappings, for every
+ * product of the feed (`skus`), unchanged ones included: a category created since the last run
+ * gets its products then. Run once after the feed.
+ */
+export async function mapConnectorCategories(trx: Trx, skus: string[]): Promise<void> {
   await sql`
     INSERT INTO aplt_category_mappings (category_id, product_id, source)
     SELECT c.id, p.id, 'connector'
-    FROM aplt_stage_products s
-    JOIN aplt_categories c ON c.code = s.category
-    JOIN aplt_products p ON p.sku = s.sku
-    WHERE s.ord >= ${lo} AND s.ord < ${hi}
+    FROM aplt_products p
+    JOIN aplt_categories c ON c.code = p.supplier_category_code
+    WHERE p.sku = ANY (${skus}::text[])
       AND NOT EXISTS (SELECT 1 FROM aplt_category_mappings m WHERE m.category_id = c.id AND m.product_id = p.id)
     ON CONFLICT (category_id, product_id) DO NOTHING`.execute(trx);
-  const r = res.rows[0] ?? { inserted: 0, updated: 0 };
-  return { inserted: r.inserted, updated: r.updated, unchanged: hi - lo - r.inserted - r.updated };
 }
 
 /**

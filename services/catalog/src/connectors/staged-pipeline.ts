@@ -15,6 +15,12 @@ export type Trx = Transaction<ApltDatabase>;
 const PROGRESS_EVERY = 10_000;
 
 /**
+ * What `stage` makes of a feed record: the fields to stage, a reject for the report, or `unchanged`
+ * when the record is known to match what it wrote last time (nothing is staged, it is counted).
+ */
+export type Staged = Field[] | Reject | 'unchanged';
+
+/**
  * Reads the feed: reports its rejects, hands every row `stage` accepts to `write` (its position
  * among the staged rows is its ord), calls `afterRow` after each record and writes the progress
  * figures every PROGRESS_EVERY rows. Returns how many rows were staged.
@@ -22,7 +28,7 @@ const PROGRESS_EVERY = 10_000;
 export async function stageRows<T>(
   rows: AsyncIterable<Parsed<T>>,
   report: RunReport,
-  stage: (row: T, ord: number, rowNumber: number) => Field[] | Reject,
+  stage: (row: T, ord: number, rowNumber: number) => Staged,
   write: (fields: Field[]) => Promise<void>,
   afterRow: (staged: number) => Promise<void> = async () => {},
 ): Promise<number> {
@@ -36,7 +42,8 @@ export async function stageRows<T>(
       if (Array.isArray(fields)) {
         await write(fields);
         staged++;
-      } else report.reject(fields);
+      } else if (fields === 'unchanged') report.add({ inserted: 0, updated: 0, unchanged: 1 });
+      else report.reject(fields);
     }
     await afterRow(staged);
     if (report.pendingRejects >= 1000 || staged - progressAt >= PROGRESS_EVERY) {
@@ -57,7 +64,7 @@ export async function stream<T>(
   statement: string,
   rows: AsyncIterable<Parsed<T>>,
   report: RunReport,
-  stage: (row: T, ord: number, rowNumber: number) => Field[] | Reject,
+  stage: (row: T, ord: number, rowNumber: number) => Staged,
 ): Promise<number> {
   const copy = CopyWriter.open(client, statement);
   try {
@@ -81,7 +88,7 @@ export async function streamInChunks<T>(
   statement: string,
   rows: AsyncIterable<Parsed<T>>,
   report: RunReport,
-  stage: (row: T, ord: number, rowNumber: number) => Field[] | Reject,
+  stage: (row: T, ord: number, rowNumber: number) => Staged,
   chunkRows: number,
   apply: (lo: number, hi: number) => Promise<void>,
 ): Promise<{ count: number; readAt: number }> {

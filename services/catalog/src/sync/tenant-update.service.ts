@@ -26,6 +26,7 @@ export const catalogTables = [
 ] as const;
 
 const CHUNK = 2000;
+const tenantOwnProductColumns = new Set(['vat_code_id', 'search_source_at', 'feed_fingerprint']);
 
 /** Rows of the catalog tables in `source`: what one target's update copies (for its progress). */
 export const countCatalogRows = (source: Kysely<ApltDatabase>) => repo.countRows(source, catalogTables);
@@ -42,9 +43,10 @@ export async function copyCatalog(
     await repo.beginCopy(trx);
     for (const table of catalogTables) {
       // VAT codes are the tenant's own (its bookkeeping), so a product keeps the tenant's choice;
-      // search_source_at belongs to the tenant's own search index (its trigger keeps it).
+      // search_source_at belongs to the tenant's own search index (its trigger keeps it), and
+      // feed_fingerprint to the master's connector runs.
       const cols = (await repo.writableColumns(trx, table)).filter(
-        (c) => !(table === 'aplt_products' && (c === 'vat_code_id' || c === 'search_source_at')),
+        (c) => !(table === 'aplt_products' && tenantOwnProductColumns.has(c)),
       );
       // A category may point at a parent with a higher id: parents are linked after all are in.
       const isCategory = table === 'aplt_categories';

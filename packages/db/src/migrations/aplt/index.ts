@@ -9,6 +9,7 @@ import * as m0514 from './0514_catalog_price_variant_index';
 import * as m0515 from './0515_catalog_price_keys_per_statement';
 import * as m0516 from './0516_catalog_position_technique_keys_per_statement';
 import * as m0517 from './0517_catalog_search_source_changes';
+import * as m0518 from './0518_catalog_product_feed_fingerprints';
 import * as m0901 from './0901_store_returns';
 import * as m0902 from './0902_store_carts';
 import * as m0910 from './0910_subscription_billing';
@@ -29,6 +30,7 @@ export const migrations = {
   '0515_catalog_price_keys_per_statement': m0515,
   '0516_catalog_position_technique_keys_per_statement': m0516,
   '0517_catalog_search_source_changes': m0517,
+  '0518_catalog_product_feed_fingerprints': m0518,
   '0901_store_returns': m0901,
   '0902_store_carts': m0902,
   '0910_subscription_billing': m0910,

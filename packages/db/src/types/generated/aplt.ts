@@ -903,6 +903,10 @@ export interface ApltProducts {
   description_nl: string | null;
   dimensions: string | null;
   discount_group_id: number | null;
+  /**
+   * Hash of the products-feed record that last wrote this product and its variants; NULL once anything else changed them (triggers). A run skips a record with the same hash.
+   */
+  feed_fingerprint: string | null;
   has_svg_template: Generated<boolean>;
   id: Generated<number>;
   image_url: string | null;
